@@ -1,0 +1,220 @@
+//! The Hunt–Crossley contact law and its closed-form results (paper Section II-A).
+//!
+//! Sign convention (paper-notes): compression `x > 0` means contact, `v = dx/dt > 0`
+//! means moving into the wall. Everything here is plain `f64`, allocation-free.
+
+/// The physical parameters of one contact: stiffness `k` (N/m^α), damping ratio
+/// `mu = λ/k` (s/m), contact exponent `alpha` and the striking `mass` (kg).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    pub k: f64,
+    pub mu: f64,
+    pub alpha: f64,
+    pub mass: f64,
+}
+
+impl Contact {
+    pub fn new(k: f64, mu: f64, alpha: f64, mass: f64) -> Self {
+        Self { k, mu, alpha, mass }
+    }
+
+    /// Force on the mass, eqs (1)–(2): `F = −k x^α (1 + μ v)` in contact, else 0.
+    #[inline(always)]
+    pub fn force(&self, x: f64, v: f64) -> f64 {
+        if x > 0.0 {
+            -self.k * x.powf(self.alpha) * (1.0 + self.mu * v)
+        } else {
+            0.0
+        }
+    }
+
+    /// Potential energy `V = k x^{α+1}/(α+1)`, eq (13); zero out of contact.
+    #[inline]
+    pub fn potential(&self, x: f64) -> f64 {
+        if x > 0.0 {
+            self.k * x.powf(self.alpha + 1.0) / (self.alpha + 1.0)
+        } else {
+            0.0
+        }
+    }
+
+    /// The Hamiltonian `H = T + V` of a simulated state, eqs (11) and (13).
+    #[inline]
+    pub fn hamiltonian(&self, x: f64, v: f64) -> f64 {
+        0.5 * self.mass * v * v + self.potential(x)
+    }
+
+    /// The analytic quantities of one impact at inbound speed `v_in`.
+    pub fn impact(&self, v_in: f64) -> Analytic {
+        Analytic::new(*self, v_in)
+    }
+}
+
+/// `1/n` for n = 2..=18: the coefficients of the series of `ψ`.
+const PSI_SERIES: [f64; 17] = {
+    let mut c = [0.0; 17];
+    let mut i = 0;
+    while i < 17 {
+        c[i] = 1.0 / (i as f64 + 2.0);
+        i += 1;
+    }
+    c
+};
+
+/// `ψ(r) = (r − ln(1+r)) / r²`, evaluated without cancellation for small `r`.
+/// It carries the logarithm of eqs (3) and (20) once the linear terms, which cancel
+/// analytically, have been taken out.
+#[inline]
+pub fn psi(r: f64) -> f64 {
+    if r.abs() < 0.05 {
+        // Horner form of 1/2 − r(1/3 − r(1/4 − …)); 17 terms reach 1e-21 at |r| = 0.05.
+        let mut sum = 0.0;
+        for inv in PSI_SERIES.iter().rev() {
+            sum = inv - r * sum;
+        }
+        sum
+    } else {
+        (r - r.ln_1p()) / (r * r)
+    }
+}
+
+/// Per-impact closed forms of Section II-A, with the constants precomputed once at
+/// contact onset so that the per-sample hybrid correction costs one `ln_1p` and one
+/// `powf`.
+#[derive(Clone, Copy, Debug)]
+pub struct Analytic {
+    pub contact: Contact,
+    pub v_in: f64,
+    /// `1 + μ v_in`.
+    w: f64,
+    /// `(α + 1) m / k`: turns the scaled bracket `P(v)` into `x^{α+1}`.
+    x_scale: f64,
+    inv_alpha1: f64,
+}
+
+impl Analytic {
+    pub fn new(contact: Contact, v_in: f64) -> Self {
+        Self {
+            contact,
+            v_in,
+            w: 1.0 + contact.mu * v_in,
+            x_scale: (contact.alpha + 1.0) * contact.mass / contact.k,
+            inv_alpha1: 1.0 / (contact.alpha + 1.0),
+        }
+    }
+
+    /// `P(v) = [−μ(v − v_in) + ln|(1+μv)/(1+μv_in)|] / μ²`, the bracket of eqs (3) and
+    /// (20) divided by `μ²`. Written as `d·v_in/w − (d/w)² ψ(−μd/w)` with `d = v_in − v`
+    /// so that it keeps its digits as `μ → 0` (it tends to `(v_in² − v²)/2`).
+    /// `m P(v)` is the potential energy on the analytic curve.
+    #[inline]
+    pub fn bracket(&self, v: f64) -> f64 {
+        let d = self.v_in - v;
+        let dw = d / self.w;
+        let r = -self.contact.mu * dw;
+        if r <= -1.0 {
+            // Beyond v_lim = −1/μ the logarithm's argument changes sign: use the
+            // literal form with |·| as eq (3) writes it.
+            let mu = self.contact.mu;
+            return (-mu * (v - self.v_in) + ((1.0 + mu * v) / self.w).abs().ln()) / (mu * mu);
+        }
+        dw * self.v_in - dw * dw * psi(r)
+    }
+
+    /// `x^{α+1}` on the analytic curve, from eq (3); negative where the bracket is.
+    #[inline]
+    pub fn x_pow_alpha1(&self, v: f64) -> f64 {
+        self.x_scale * self.bracket(v)
+    }
+
+    /// Compression on the analytic curve, eq (3); 0 where the bracket is not positive
+    /// (the velocity has left the interval `[v_out, v_in]`).
+    #[inline]
+    pub fn x_of_v(&self, v: f64) -> f64 {
+        let p = self.x_pow_alpha1(v);
+        if p > 0.0 {
+            p.powf(self.inv_alpha1)
+        } else {
+            0.0
+        }
+    }
+
+    /// Maximum compression, eq (4): `x(0)`.
+    pub fn x_max(&self) -> f64 {
+        self.x_of_v(0.0)
+    }
+
+    /// Initial Hamiltonian, eq (14).
+    pub fn h_0(&self) -> f64 {
+        0.5 * self.contact.mass * self.v_in * self.v_in
+    }
+
+    /// Analytic Hamiltonian along the contact, eq (20): `m v²/2 + m P(v)`.
+    #[inline]
+    pub fn hamiltonian_of_v(&self, v: f64) -> f64 {
+        self.contact.mass * (0.5 * v * v + self.bracket(v))
+    }
+
+    /// `H_sim(x, v) − H(v)` computed as a difference of potentials (the kinetic
+    /// terms are identical and cancel exactly), which keeps the digits of eq (27)
+    /// when `ΔH_τ` is many orders smaller than `H_0`.
+    #[inline]
+    pub fn hamiltonian_deviation(&self, x: f64, v: f64) -> f64 {
+        self.contact.potential(x) - self.contact.mass * self.bracket(v)
+    }
+
+    /// Energy lost in the contact, eq (18): `ΔH_τ = m (v_out² − v_in²)/2`.
+    pub fn delta_h_tau(&self, v_out: f64) -> f64 {
+        0.5 * self.contact.mass * (v_out.abs() - self.v_in) * (v_out.abs() + self.v_in)
+    }
+
+    /// Exact outbound velocity, the root of eq (6).
+    pub fn v_out(&self) -> f64 {
+        super::vout::v_out_exact(self.contact.mu, self.v_in)
+    }
+
+    /// Approximate outbound velocity `ṽ_out`, eq (7).
+    pub fn v_out_approx(&self) -> f64 {
+        super::vout::v_out_approx(self.contact.mu, self.v_in)
+    }
+
+    /// Contact force on the wall along the analytic curve: `k x(v)^α (1 + μ v)`.
+    #[inline]
+    pub fn wall_force_of_v(&self, v: f64) -> f64 {
+        let p = self.x_pow_alpha1(v);
+        if p <= 0.0 {
+            return 0.0;
+        }
+        let c = self.contact;
+        // x^α = x^{α+1} / x: one powf instead of two.
+        let x = p.powf(self.inv_alpha1);
+        c.k * (p / x) * (1.0 + c.mu * v)
+    }
+
+    /// Peak contact force of the analytic impact, found by golden-section search of
+    /// `k x(v)^α (1+μv)` over `[v_out, v_in]` (the force is unimodal along the curve).
+    /// Used once per onset to normalise loudness, never per sample.
+    pub fn peak_force(&self) -> f64 {
+        let (mut a, mut b) = (self.v_out(), self.v_in);
+        const G: f64 = 0.618_033_988_749_894_9;
+        let mut c = b - G * (b - a);
+        let mut d = a + G * (b - a);
+        let (mut fc, mut fd) = (self.wall_force_of_v(c), self.wall_force_of_v(d));
+        for _ in 0..80 {
+            if fc > fd {
+                b = d;
+                d = c;
+                fd = fc;
+                c = b - G * (b - a);
+                fc = self.wall_force_of_v(c);
+            } else {
+                a = c;
+                c = d;
+                fc = fd;
+                d = a + G * (b - a);
+                fd = self.wall_force_of_v(d);
+            }
+        }
+        fc.max(fd)
+    }
+}

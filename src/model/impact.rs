@@ -1,0 +1,190 @@
+//! One contact, advanced one sample at a time: the integrators of eqs (23)–(26) and
+//! the corrections of Section IV-A, dispatched by a `match` on small `Copy` enums.
+//!
+//! An impact starts aligned on a sample (`x₀ = 0`, `v₀ = v_in`, `f₀ = 0`, as the
+//! paper's tables assume) and ends at the first sample with `x ≤ 0`.
+
+use super::contact::{Analytic, Contact};
+use super::newton::{self, NewtonStats};
+use super::scheme::{ClampTarget, Method, Scheme};
+
+/// A contact that has gone numerically wild (a non-finite state or a speed this many
+/// times `v_in`) is ended at once with the analytic `v_out`: the explicit methods can
+/// gain energy without bound when the contact is far shorter than one sample.
+const RUNAWAY_SPEED_RATIO: f64 = 1e6;
+
+/// The per-sample state of one contact.
+#[derive(Clone, Copy, Debug)]
+pub struct Impact {
+    an: Analytic,
+    scheme: Scheme,
+    h: f64,
+    /// `h / m`, the only way the mass enters the explicit updates.
+    h_m: f64,
+    /// The velocity the clamp sets at detachment (unused without clamp).
+    v_target: f64,
+    /// Most samples a contact may last before it is ended as runaway.
+    max_samples: u64,
+    x: f64,
+    v: f64,
+    /// Force on the mass at the current state, reused as `f_n` by the next step.
+    f: f64,
+    /// Heun's predicted velocity `ṽ_{n+1}` of the last step (see `paper_handover`).
+    v_pred: f64,
+    n: u64,
+    in_contact: bool,
+    runaway: bool,
+    pub newton: NewtonStats,
+}
+
+impl Impact {
+    /// A contact starting now with inbound speed `v_in > 0` at sample rate `fs`.
+    pub fn new(contact: Contact, scheme: Scheme, v_in: f64, fs: f64) -> Self {
+        let an = Analytic::new(contact, v_in);
+        let v_target = if scheme.correction.clamp() {
+            match scheme.clamp_target {
+                ClampTarget::Approx => an.v_out_approx(),
+                ClampTarget::Exact => an.v_out(),
+            }
+        } else {
+            f64::NAN
+        };
+        let h = 1.0 / fs;
+        Self {
+            an,
+            scheme,
+            h,
+            h_m: h / contact.mass,
+            v_target,
+            // One minute of contact at this rate: far beyond any contact in range.
+            max_samples: (60.0 * fs) as u64 + 1000,
+            x: 0.0,
+            v: v_in,
+            f: 0.0,
+            v_pred: v_in,
+            n: 0,
+            in_contact: true,
+            runaway: false,
+            newton: NewtonStats::default(),
+        }
+    }
+
+    pub fn analytic(&self) -> &Analytic {
+        &self.an
+    }
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+    pub fn x(&self) -> f64 {
+        self.x
+    }
+    pub fn v(&self) -> f64 {
+        self.v
+    }
+    /// Samples advanced so far.
+    pub fn samples(&self) -> u64 {
+        self.n
+    }
+    pub fn in_contact(&self) -> bool {
+        self.in_contact
+    }
+    /// True when the contact was ended by the runaway guard.
+    pub fn runaway(&self) -> bool {
+        self.runaway
+    }
+    /// Heun's predicted velocity at the last step: the paper hands this on to the
+    /// next impact of Table III. Only for reproducing that table.
+    pub fn paper_handover(&self) -> f64 {
+        self.v_pred
+    }
+
+    /// Force of the mass on the wall (the excitation of the resonating body):
+    /// `k x^α (1 + μ v)`, never negative (the contact cannot pull).
+    #[inline]
+    pub fn wall_force(&self) -> f64 {
+        (-self.an.contact.force(self.x, self.v)).max(0.0)
+    }
+
+    /// Advances one sample. Returns whether the mass is still in contact afterwards.
+    #[inline]
+    pub fn step(&mut self) -> bool {
+        if !self.in_contact {
+            return false;
+        }
+        let c = self.an.contact;
+        let (x, v, f, h, hm) = (self.x, self.v, self.f, self.h, self.h_m);
+        let (x1, v1, f1) = match self.scheme.method {
+            Method::Verlet => {
+                // eq (24): the force is evaluated once, at the predicted velocity.
+                let x1 = x + h * v + 0.5 * h * hm * f;
+                let v_half = v + 0.5 * hm * f;
+                let f1 = c.force(x1, v_half);
+                (x1, v_half + 0.5 * hm * f1, f1)
+            }
+            Method::Heun => {
+                // eq (25): Euler predictor, trapezoid corrector.
+                let v_pred = v + hm * f;
+                let x1 = x + 0.5 * h * (v + v_pred);
+                let f1 = c.force(x1, v_pred);
+                self.v_pred = v_pred;
+                (x1, v + 0.5 * hm * (f + f1), f1)
+            }
+            Method::Rk4 => {
+                // eq (26), with k_i, l_i as the increments of v and x.
+                let k1 = hm * c.force(x, v);
+                let l1 = h * v;
+                let k2 = hm * c.force(x + 0.5 * l1, v + 0.5 * k1);
+                let l2 = h * (v + 0.5 * k1);
+                let k3 = hm * c.force(x + 0.5 * l2, v + 0.5 * k2);
+                let l3 = h * (v + 0.5 * k2);
+                let k4 = hm * c.force(x + l3, v + k3);
+                let l4 = h * (v + k3);
+                let x1 = x + (l1 + 2.0 * l2 + 2.0 * l3 + l4) / 6.0;
+                let v1 = v + (k1 + 2.0 * k2 + 2.0 * k3 + k4) / 6.0;
+                (x1, v1, 0.0)
+            }
+            Method::Am1 => {
+                // eq (23): x₁ = x + h v + h²/(4m)(f₁ + f), v₁ = v + h/(2m)(f₁ + f), with
+                // f₁ = F(x₁, v₁) solved by Newton on the delay-free loop.
+                let c1 = 0.5 * hm;
+                let c2 = 0.25 * h * hm;
+                let xa = x + h * v + c2 * f;
+                let va = v + c1 * f;
+                let f1 = newton::solve_am1(&c, xa, va, c1, c2, f, &mut self.newton);
+                (xa + c2 * f1, va + c1 * f1, f1)
+            }
+        };
+        self.n += 1;
+        self.x = x1;
+        self.v = v1;
+        self.f = f1;
+        if x1 > 0.0 && self.scheme.correction.hybrid() {
+            // Section IV-A1: keep v from the integrator, put x back on the curve (3).
+            self.x = self.an.x_of_v(v1);
+        }
+        if !(self.v.abs() <= RUNAWAY_SPEED_RATIO * self.an.v_in && self.x.is_finite())
+            || self.n >= self.max_samples
+        {
+            self.runaway = true;
+            self.x = 0.0;
+            self.v = if self.v_target.is_nan() {
+                self.an.v_out()
+            } else {
+                self.v_target
+            };
+            self.in_contact = false;
+            return false;
+        }
+        if self.x <= 0.0 {
+            self.in_contact = false;
+            if self.scheme.correction.clamp() {
+                // Section IV-A2: set v_out at detachment and close the loop at x = 0.
+                self.v = self.v_target;
+                self.x = 0.0;
+            }
+            self.f = 0.0;
+            return false;
+        }
+        true
+    }
+}

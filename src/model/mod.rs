@@ -1,0 +1,21 @@
+//! The physics of Rebound, free of any plugin framework: plain `f64`, no allocation in
+//! any per-sample function. Module by module it follows Papetti, Avanzini & Rocchesso,
+//! "Numerical Methods for a Nonlinear Impact Model" (IEEE TASLP 2011).
+
+pub mod body;
+pub mod bounce;
+pub mod contact;
+pub mod impact;
+pub mod metrics;
+pub mod newton;
+pub mod paper;
+pub mod scheme;
+pub mod sequence;
+pub mod tau;
+pub mod vout;
+
+pub use bounce::{BounceSample, Bouncer, Phase};
+pub use contact::{Analytic, Contact};
+pub use impact::Impact;
+pub use metrics::{ImpactReport, simulate_impact};
+pub use scheme::{ClampTarget, Correction, Method, Scheme};

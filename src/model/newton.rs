@@ -1,0 +1,108 @@
+//! Newton's method on AM1's delay-free loop (eq 23), safeguarded by bisection.
+
+use super::contact::Contact;
+
+/// Newton stops when a step changes `f` by less than this, relative (paper-notes).
+pub const REL_TOL: f64 = 1e-14;
+/// Hard cap on iterations per sample; never reached on well-posed contacts.
+pub const MAX_ITERS: u32 = 60;
+
+/// Iteration counts over the samples of one contact.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NewtonStats {
+    pub samples: u64,
+    pub total: u64,
+    pub max: u32,
+}
+
+impl NewtonStats {
+    pub fn mean(&self) -> f64 {
+        if self.samples == 0 {
+            0.0
+        } else {
+            self.total as f64 / self.samples as f64
+        }
+    }
+    fn record(&mut self, iters: u32) {
+        self.samples += 1;
+        self.total += iters as u64;
+        self.max = self.max.max(iters);
+    }
+}
+
+/// Solves `G(f) = f − F(xa + c2 f, va + c1 f) = 0` for the force on the mass at the
+/// next sample, starting from `f_start` (the previous force, as in the paper).
+///
+/// `G(f) = f` wherever `x(f) ≤ 0`, so `f = 0` is the root when `xa ≤ 0`; otherwise a
+/// root lies in `(−xa/c2, 0]` while `1 + μ v > 0`, and `G` is increasing there.
+/// Newton steps that leave the bracket are replaced by bisection.
+#[inline]
+pub fn solve_am1(
+    c: &Contact,
+    xa: f64,
+    va: f64,
+    c1: f64,
+    c2: f64,
+    f_start: f64,
+    stats: &mut NewtonStats,
+) -> f64 {
+    if xa <= 0.0 {
+        stats.record(0);
+        return 0.0;
+    }
+    let g_and_slope = |f: f64| -> (f64, f64) {
+        let x = xa + c2 * f;
+        if x <= 0.0 {
+            return (f, 1.0);
+        }
+        let v = va + c1 * f;
+        let xa_pow = x.powf(c.alpha);
+        let damp = 1.0 + c.mu * v;
+        let g = f + c.k * xa_pow * damp;
+        let slope = 1.0 + c.k * (c.alpha * xa_pow / x * c2 * damp + xa_pow * c.mu * c1);
+        (g, slope)
+    };
+    let (mut lo, mut hi) = (-xa / c2, 0.0);
+    let (g_hi, _) = g_and_slope(hi);
+    if g_hi <= 0.0 {
+        // Past v_lim (1 + μv < 0) the force pushes inward: widen the bracket upward.
+        let mut step = xa.max(1.0) / c2;
+        hi = step;
+        let mut tries = 0;
+        while g_and_slope(hi).0 <= 0.0 && tries < 200 {
+            lo = hi;
+            step *= 2.0;
+            hi += step;
+            tries += 1;
+        }
+    }
+    let mut f = if f_start > lo && f_start < hi {
+        f_start
+    } else {
+        0.5 * (lo + hi)
+    };
+    let mut iters = 0;
+    while iters < MAX_ITERS {
+        iters += 1;
+        let (g, slope) = g_and_slope(f);
+        if g == 0.0 {
+            break;
+        }
+        if g < 0.0 {
+            lo = f;
+        } else {
+            hi = f;
+        }
+        let mut next = f - g / slope;
+        if !(next > lo && next < hi) {
+            next = 0.5 * (lo + hi);
+        }
+        let done = (next - f).abs() <= REL_TOL * next.abs();
+        f = next;
+        if done {
+            break;
+        }
+    }
+    stats.record(iters);
+    f
+}
