@@ -1,0 +1,290 @@
+//! The egui panel: the parameters in their groups and live plots of the last contact.
+//!
+//! The audio thread hands data over lock-free: the contact trace through a triple
+//! buffer (written by the engine, read here), scalars through atomics. The editor's
+//! size is persisted with the plugin state ([`EditorSize`]); nice-plug-egui's own state
+//! is not serialisable, so a fresh egui editor is built on each `spawn` from the
+//! restored size.
+
+mod plots;
+
+use crate::engine::ContactTrace;
+use crate::params::ReboundParams;
+use nice_plug::editor::dpi::{LogicalSize, NativeSize};
+use nice_plug::editor::{HostMethods, SizeConstraints, SpawnedEditor};
+use nice_plug::params::persist::PersistentField;
+use nice_plug::prelude::*;
+use nice_plug_egui::widgets::ParamSlider;
+use nice_plug_egui::{
+    EguiEditor, EguiEditorHandle, EguiEditorState, EguiNiceSettings, NiceEguiApp, RepaintNotifier,
+    create_egui_editor,
+};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+/// The editor's size, persisted with the session (`#[persist = "editor-size"]`).
+/// Clones share the same state.
+#[derive(Clone, Debug)]
+pub struct EditorSize {
+    state: Arc<RwLock<Arc<EguiEditorState>>>,
+}
+
+impl EditorSize {
+    pub fn new(width: u32, height: u32) -> Self {
+        Self {
+            state: Arc::new(RwLock::new(Self::make(width, height))),
+        }
+    }
+    fn make(width: u32, height: u32) -> Arc<EguiEditorState> {
+        EguiEditorState::from_size(LogicalSize::new(width as f32, height as f32), 1.0)
+    }
+    /// The egui state the next window is built from.
+    pub fn state(&self) -> Arc<EguiEditorState> {
+        self.state
+            .read()
+            .map(|s| s.clone())
+            .unwrap_or_else(|e| e.into_inner().clone())
+    }
+    /// Logical width and height.
+    pub fn size(&self) -> (u32, u32) {
+        let s = self.state().logical_size();
+        (s.width.round() as u32, s.height.round() as u32)
+    }
+    pub fn set_size(&self, width: u32, height: u32) {
+        let new = Self::make(width.max(200), height.max(150));
+        match self.state.write() {
+            Ok(mut s) => *s = new,
+            Err(e) => *e.into_inner() = new,
+        }
+    }
+}
+
+impl<'a> PersistentField<'a, (u32, u32)> for EditorSize {
+    fn set(&self, new_value: (u32, u32)) {
+        self.set_size(new_value.0, new_value.1);
+    }
+    fn map<F, R>(&self, f: F) -> R
+    where
+        F: Fn(&(u32, u32)) -> R,
+    {
+        f(&self.size())
+    }
+}
+
+/// What the audio thread shares with the editor.
+pub struct EditorShared {
+    /// The consumer end of the trace triple buffer (only the GUI thread locks this).
+    pub trace: Mutex<triple_buffer::Output<ContactTrace>>,
+    pub guard_events: AtomicU64,
+    pub active_voices: AtomicU32,
+    pub repaint: RepaintNotifier,
+}
+
+/// The plugin's editor: builds an egui editor at the persisted size on each spawn.
+pub struct ReboundEditor {
+    params: Arc<ReboundParams>,
+    shared: Arc<EditorShared>,
+}
+
+impl ReboundEditor {
+    pub fn new(params: Arc<ReboundParams>, shared: Arc<EditorShared>) -> Self {
+        Self { params, shared }
+    }
+
+    fn build(&self) -> Option<EguiEditor<App>> {
+        let settings = EguiNiceSettings::default()
+            .with_tile("Rebound")
+            .with_resize_hint(ResizeHint {
+                can_resize: true,
+                can_resize_horizontally: true,
+                can_resize_vertically: true,
+                preserve_aspect_ratio: false,
+                aspect_ratio_width: 1,
+                aspect_ratio_height: 1,
+                size_constraints: SizeConstraints::Logical {
+                    min_size: Some(LogicalSize::new(640.0, 480.0)),
+                    max_size: None,
+                },
+            });
+        create_egui_editor(
+            self.params.editor_size.state(),
+            self.shared.repaint.clone(),
+            settings,
+            App {
+                params: self.params.clone(),
+                shared: self.shared.clone(),
+                trace: None,
+                gui: None,
+            },
+        )
+    }
+}
+
+impl Editor for ReboundEditor {
+    type Handle = EguiEditorHandle;
+
+    fn spawn(
+        &self,
+        parent: Option<ParentWindowHandle>,
+        wait_for_parent: bool,
+        fallback_scale_factor: Option<f64>,
+        gui_context: nice_plug::context::gui::GuiContext,
+        host: Option<HostMethods>,
+    ) -> Result<SpawnedEditor<Self::Handle>, Box<dyn std::error::Error>> {
+        let editor = self.build().ok_or("could not build the egui editor")?;
+        editor.spawn(
+            parent,
+            wait_for_parent,
+            fallback_scale_factor,
+            gui_context,
+            host,
+        )
+    }
+
+    fn size(&self) -> NativeSize<u32> {
+        match self.build() {
+            Some(e) => e.size(),
+            None => {
+                let (w, h) = self.params.editor_size.size();
+                NativeSize::new(w, h)
+            }
+        }
+    }
+
+    fn resize_hint(&self) -> ResizeHint {
+        self.build()
+            .map_or(ResizeHint::default(), |e| e.resize_hint())
+    }
+}
+
+pub struct App {
+    params: Arc<ReboundParams>,
+    shared: Arc<EditorShared>,
+    trace: Option<Box<ContactTrace>>,
+    gui: Option<nice_plug::context::gui::GuiContext>,
+}
+
+impl NiceEguiApp for App {
+    fn build(
+        &mut self,
+        _egui_ctx: egui::Context,
+        nice_gui_ctx: nice_plug::context::gui::GuiContext,
+        _frame: &mut nice_plug_egui::Frame,
+    ) -> Result<(), nice_plug_egui::baseview::HandlerError> {
+        self.gui = Some(nice_gui_ctx);
+        Ok(())
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut nice_plug_egui::Frame) {
+        if let Ok(mut out) = self.shared.trace.lock() {
+            let t = out.read();
+            if t.seq > 0 {
+                match self.trace.as_mut() {
+                    Some(b) => (**b).clone_from(t),
+                    None => self.trace = Some(Box::new(t.clone())),
+                }
+            }
+        }
+        let Some(gui) = self.gui.clone() else { return };
+        let setter = gui.param_setter();
+        let p = self.params.clone();
+        ui.horizontal_top(|ui| {
+            egui::ScrollArea::vertical()
+                .max_width(330.0)
+                .show(ui, |ui| {
+                    ui.vertical(|ui| {
+                        ui.heading("Rebound");
+                        group(ui, "Strike", |ui| {
+                            slider(ui, &p.v_min, &setter);
+                            slider(ui, &p.v_max, &setter);
+                            slider(ui, &p.velocity_curve, &setter);
+                            slider(ui, &p.mass, &setter);
+                        });
+                        group(ui, "Contact (latched at onset)", |ui| {
+                            slider(ui, &p.stiffness, &setter);
+                            slider(ui, &p.alpha, &setter);
+                            slider(ui, &p.damping, &setter);
+                        });
+                        group(ui, "Integrator and correction", |ui| {
+                            slider(ui, &p.integrator, &setter);
+                            slider(ui, &p.correction, &setter);
+                            slider(ui, &p.clamp_target, &setter);
+                        });
+                        group(ui, "Bouncing", |ui| {
+                            slider(ui, &p.bouncing, &setter);
+                            slider(ui, &p.gravity, &setter);
+                        });
+                        group(ui, "Body", |ui| {
+                            slider(ui, &p.body, &setter);
+                            slider(ui, &p.body_freq, &setter);
+                            slider(ui, &p.key_track, &setter);
+                            slider(ui, &p.t60, &setter);
+                            slider(ui, &p.brightness, &setter);
+                            slider(ui, &p.position, &setter);
+                            slider(ui, &p.mix, &setter);
+                        });
+                        group(ui, "Output", |ui| {
+                            slider(ui, &p.gain, &setter);
+                            slider(ui, &p.voices, &setter);
+                        });
+                    });
+                });
+            ui.separator();
+            ui.vertical(|ui| {
+                let w = (ui.available_width() - 8.0).max(200.0);
+                let h = ((ui.available_height() - 150.0) / 3.0).clamp(80.0, 260.0);
+                let size = egui::vec2(w, h);
+                let empty = ContactTrace::default();
+                let t = self.trace.as_deref().unwrap_or(&empty);
+                readouts(ui, t, &self.shared);
+                plots::hamiltonian(ui, t, size);
+                plots::phase(ui, t, size);
+                plots::drift(ui, t, size);
+            });
+        });
+    }
+
+    fn editor_closed(&mut self) {
+        self.gui = None;
+    }
+}
+
+fn group(ui: &mut egui::Ui, title: &str, body: impl FnOnce(&mut egui::Ui)) {
+    ui.group(|ui| {
+        ui.set_width(300.0);
+        ui.strong(title);
+        body(ui);
+    });
+}
+
+fn slider<P: Param>(ui: &mut egui::Ui, param: &P, setter: &ParamSetter) {
+    ui.horizontal(|ui| {
+        ui.add_sized([110.0, 18.0], egui::Label::new(param.name()).truncate());
+        ui.add(ParamSlider::for_param(param, setter).with_width(170.0));
+    });
+}
+
+fn readouts(ui: &mut egui::Ui, t: &ContactTrace, shared: &EditorShared) {
+    ui.horizontal_wrapped(|ui| {
+        if t.seq == 0 {
+            ui.label("Play a note to see its contact.");
+        } else {
+            ui.monospace(format!(
+                "{} + {} | v_in {:.3} m/s | contact {} samples | %dev(H) {:.3e} | %err(v_out) {:+.3e} | Newton {:.2} (max {})",
+                t.scheme.method.name(),
+                t.scheme.correction.name(),
+                t.v_in,
+                t.samples,
+                t.dev_h_pct,
+                t.err_vout_pct,
+                t.newton_mean,
+                t.newton_max
+            ));
+        }
+        ui.monospace(format!(
+            "voices {} | guard events {}",
+            shared.active_voices.load(Ordering::Relaxed),
+            shared.guard_events.load(Ordering::Relaxed)
+        ));
+    });
+}

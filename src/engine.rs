@@ -1,0 +1,681 @@
+//! The voice engine: voice allocation and stealing, the smoothed output stage, the guard,
+//! and the live trace of the last contact. It knows nothing of the plugin framework, so
+//! the plugin's `process()` and the command-line renderer ([`render`]) run the same code.
+//!
+//! All memory is allocated in [`Engine::new`]; every method a host calls per block is
+//! allocation-free.
+
+use crate::model::body::BodyType;
+use crate::model::{ClampTarget, Contact, Correction, Method, Scheme};
+use crate::voice::{Voice, VoiceSample};
+
+/// Most voices a user can ask for.
+pub const MAX_VOICES: usize = 64;
+/// Extra slots so stolen voices can finish their fade while their successors sound.
+const FADE_SLOTS: usize = 8;
+const SLOTS: usize = MAX_VOICES + FADE_SLOTS;
+/// Body settings and silence checks run every this many samples.
+const CONTROL_BLOCK: u32 = 32;
+/// Time constant of the smoothing of gain, mix and body settings, s.
+pub const SMOOTHING_TIME: f64 = 0.010;
+/// Corner of the output DC blocker, Hz: the dry force pulse is one-signed.
+const DC_CORNER: f64 = 5.0;
+/// The output stage clips here (+6 dBFS) whatever happens upstream.
+pub const OUTPUT_CLIP: f32 = 2.0;
+/// Points kept of the last contact's trajectory (decimated by 2 when full).
+pub const TRACE_POINTS: usize = 512;
+/// Bounces kept in the residual-energy drift trace.
+pub const TRACE_BOUNCES: usize = 64;
+/// Capacity of the per-block list of ended voices.
+const TERMINATED_CAPACITY: usize = 2 * SLOTS;
+
+/// Every parameter of the instrument as a plain value (the plugin converts its
+/// parameters to this once per block; the CLI builds it from options).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EngineParams {
+    /// Impact speed at velocity 0 and 1, m/s.
+    pub v_min: f64,
+    pub v_max: f64,
+    /// Exponent of the velocity curve (1 = linear).
+    pub velocity_curve: f64,
+    /// Striking mass, kg.
+    pub mass: f64,
+    /// Stiffness, N/m^α.
+    pub k: f64,
+    pub alpha: f64,
+    /// Damping ratio μ = λ/k, s/m.
+    pub mu: f64,
+    pub method: Method,
+    pub correction: Correction,
+    pub clamp_target: ClampTarget,
+    pub bouncing: bool,
+    /// m/s².
+    pub gravity: f64,
+    pub body: BodyType,
+    /// Body fundamental at middle C (key 60), Hz.
+    pub body_freq: f64,
+    /// 0 = every key the same pitch, 1 = the note sets the fundamental.
+    pub key_track: f64,
+    /// T60 of the fundamental, s.
+    pub t60: f64,
+    pub brightness: f64,
+    pub position: f64,
+    /// 0 = dry force pulse, 1 = body only.
+    pub mix: f64,
+    pub gain_db: f64,
+    pub voices: usize,
+}
+
+impl Default for EngineParams {
+    fn default() -> Self {
+        Self {
+            v_min: 0.1,
+            v_max: 2.0,
+            velocity_curve: 1.0,
+            mass: 0.01,
+            k: 1e7,
+            alpha: 1.5,
+            mu: 0.5,
+            method: Method::Verlet,
+            correction: Correction::Both,
+            clamp_target: ClampTarget::Exact,
+            bouncing: false,
+            gravity: 9.81,
+            body: BodyType::Bar,
+            body_freq: 440.0,
+            key_track: 1.0,
+            t60: 1.0,
+            brightness: 0.5,
+            position: 0.3,
+            mix: 0.7,
+            gain_db: 0.0,
+            voices: 16,
+        }
+    }
+}
+
+/// A voice that ended, reported to the host (CLAP voice terminated).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Terminated {
+    /// Offset in the block rendered by the last `render` call.
+    pub offset: u32,
+    pub voice_id: Option<i32>,
+    pub channel: u8,
+    pub key: u8,
+}
+
+/// The last contact, as the editor plots it: trajectory, analytic reference data and
+/// the figures integrators are compared by. Plain data, copied through a triple buffer.
+#[derive(Clone, Debug)]
+pub struct ContactTrace {
+    /// Bumped at each publication.
+    pub seq: u64,
+    pub fs: f64,
+    pub contact: Contact,
+    pub scheme: Scheme,
+    pub v_in: f64,
+    /// Trajectory points (v, x, H_sim / H₀), every `stride`-th sample.
+    pub len: usize,
+    pub stride: usize,
+    pub v: [f32; TRACE_POINTS],
+    pub x: [f32; TRACE_POINTS],
+    pub h: [f32; TRACE_POINTS],
+    /// Contact time in samples.
+    pub samples: u64,
+    /// Largest |H_sim − H(v)| / H₀ over the contact, % (eq 27).
+    pub dev_h_pct: f64,
+    /// (v_out,sim − v_out) / |v_out|, % against the exact root of eq (6).
+    pub err_vout_pct: f64,
+    pub newton_mean: f64,
+    pub newton_max: u32,
+    /// Residual energy after each bounce against the exact chain, %.
+    pub bounces: usize,
+    pub drift_pct: [f32; TRACE_BOUNCES],
+    /// Count of guard events (runaway or non-finite output) so far.
+    pub guard_events: u64,
+}
+
+impl Default for ContactTrace {
+    fn default() -> Self {
+        let p = EngineParams::default();
+        let (contact, scheme) = crate::voice::contact_of(&p);
+        Self {
+            seq: 0,
+            fs: 48000.0,
+            contact,
+            scheme,
+            v_in: 0.0,
+            len: 0,
+            stride: 1,
+            v: [0.0; TRACE_POINTS],
+            x: [0.0; TRACE_POINTS],
+            h: [0.0; TRACE_POINTS],
+            samples: 0,
+            dev_h_pct: 0.0,
+            err_vout_pct: 0.0,
+            newton_mean: 0.0,
+            newton_max: 0,
+            bounces: 0,
+            drift_pct: [0.0; TRACE_BOUNCES],
+            guard_events: 0,
+        }
+    }
+}
+
+/// Records the contact of the most recently struck voice.
+struct Tracer {
+    slot: Option<usize>,
+    work: ContactTrace,
+    /// v_in of the note's first impact, and of the exact bounce chain.
+    v_first: f64,
+    v_chain: f64,
+    /// Whether the impact in progress is recorded (tiny late bounces are not).
+    recording: bool,
+    counter: usize,
+    max_dev: f64,
+    h0: f64,
+}
+
+impl Tracer {
+    fn push(&mut self, v: f64, x: f64, h: f64) {
+        self.counter += 1;
+        if !(self.counter - 1).is_multiple_of(self.work.stride) {
+            return;
+        }
+        let w = &mut self.work;
+        if w.len == TRACE_POINTS {
+            for i in 0..TRACE_POINTS / 2 {
+                w.v[i] = w.v[2 * i];
+                w.x[i] = w.x[2 * i];
+                w.h[i] = w.h[2 * i];
+            }
+            w.len = TRACE_POINTS / 2;
+            w.stride *= 2;
+            if !(self.counter - 1).is_multiple_of(w.stride) {
+                return;
+            }
+        }
+        w.v[w.len] = v as f32;
+        w.x[w.len] = x as f32;
+        w.h[w.len] = h as f32;
+        w.len += 1;
+    }
+}
+
+/// One-pole smoothing toward a target.
+#[derive(Clone, Copy, Debug)]
+struct Smoothed {
+    value: f64,
+    coef: f64,
+}
+
+impl Smoothed {
+    fn new(value: f64, time: f64, rate: f64) -> Self {
+        Self {
+            value,
+            coef: 1.0 - (-1.0 / (time * rate)).exp(),
+        }
+    }
+    #[inline]
+    fn next(&mut self, target: f64) -> f64 {
+        self.value += (target - self.value) * self.coef;
+        self.value
+    }
+}
+
+pub struct Engine {
+    fs: f64,
+    params: EngineParams,
+    /// Body settings after smoothing (control rate), handed to the voices.
+    body_params: EngineParams,
+    voices: Box<[Voice; SLOTS]>,
+    now: u64,
+    control: u32,
+    gain: Smoothed,
+    mix: Smoothed,
+    body_smooth: [Smoothed; 5],
+    dc_x1: f64,
+    dc_y1: f64,
+    dc_r: f64,
+    guard_events: u64,
+    terminated: [Terminated; TERMINATED_CAPACITY],
+    n_terminated: usize,
+    block_pos: u32,
+    tracer: Box<Tracer>,
+    published: Box<ContactTrace>,
+    trace_sink: Option<triple_buffer::Input<ContactTrace>>,
+}
+
+fn gain_of_db(db: f64) -> f64 {
+    10f64.powf(db / 20.0)
+}
+
+impl Engine {
+    pub fn new(fs: f64) -> Self {
+        let params = EngineParams::default();
+        let voices = Box::new([Voice::new(fs); SLOTS]);
+        let mut e = Self {
+            fs,
+            params,
+            body_params: params,
+            voices,
+            now: 0,
+            control: 0,
+            gain: Smoothed::new(1.0, SMOOTHING_TIME, fs),
+            mix: Smoothed::new(params.mix, SMOOTHING_TIME, fs),
+            body_smooth: [Smoothed::new(0.0, SMOOTHING_TIME, fs); 5],
+            dc_x1: 0.0,
+            dc_y1: 0.0,
+            dc_r: 0.0,
+            guard_events: 0,
+            terminated: [Terminated::default(); TERMINATED_CAPACITY],
+            n_terminated: 0,
+            block_pos: 0,
+            tracer: Box::new(Tracer {
+                slot: None,
+                work: ContactTrace::default(),
+                v_first: 0.0,
+                v_chain: 0.0,
+                recording: false,
+                counter: 0,
+                max_dev: 0.0,
+                h0: 1.0,
+            }),
+            published: Box::new(ContactTrace::default()),
+            trace_sink: None,
+        };
+        e.set_sample_rate(fs);
+        e
+    }
+
+    /// Publishes each finished contact's trace into this triple buffer (for the editor).
+    pub fn set_trace_sink(&mut self, sink: triple_buffer::Input<ContactTrace>) {
+        self.trace_sink = Some(sink);
+    }
+
+    /// Changes the sample rate and silences everything (not for the audio thread's
+    /// steady state, but allocation-free).
+    pub fn set_sample_rate(&mut self, fs: f64) {
+        self.fs = fs;
+        for v in self.voices.iter_mut() {
+            *v = Voice::new(fs);
+        }
+        self.gain = Smoothed::new(gain_of_db(self.params.gain_db), SMOOTHING_TIME, fs);
+        self.mix = Smoothed::new(self.params.mix, SMOOTHING_TIME, fs);
+        let control_rate = fs / CONTROL_BLOCK as f64;
+        let p = self.params;
+        let init = [
+            p.body_freq.ln(),
+            p.key_track,
+            p.t60.ln(),
+            p.brightness,
+            p.position,
+        ];
+        for (s, v) in self.body_smooth.iter_mut().zip(init) {
+            *s = Smoothed::new(v, SMOOTHING_TIME, control_rate);
+        }
+        self.body_params = p;
+        self.dc_r = (-2.0 * std::f64::consts::PI * DC_CORNER / fs).exp();
+        self.reset();
+    }
+
+    /// Silences all voices and clears the output stage.
+    pub fn reset(&mut self) {
+        for v in self.voices.iter_mut() {
+            v.kill();
+        }
+        self.dc_x1 = 0.0;
+        self.dc_y1 = 0.0;
+        self.n_terminated = 0;
+        self.tracer.slot = None;
+    }
+
+    pub fn sample_rate(&self) -> f64 {
+        self.fs
+    }
+    pub fn params(&self) -> &EngineParams {
+        &self.params
+    }
+
+    /// Sets the parameters. Contact parameters apply from the next impact (latched at
+    /// onset); body and output parameters glide.
+    pub fn set_params(&mut self, p: &EngineParams) {
+        let kind_changed = p.body != self.params.body;
+        self.params = *p;
+        self.params.voices = p.voices.clamp(1, MAX_VOICES);
+        if kind_changed {
+            self.body_params.body = p.body;
+        }
+    }
+
+    /// Events the last `render` produced: voices that ended.
+    pub fn terminated(&self) -> &[Terminated] {
+        &self.terminated[..self.n_terminated]
+    }
+    /// Clears the list of ended voices (the plugin does this after reporting them).
+    pub fn clear_terminated(&mut self) {
+        self.n_terminated = 0;
+    }
+
+    /// Runaway or non-finite states caught so far.
+    pub fn guard_events(&self) -> u64 {
+        self.guard_events
+    }
+
+    /// Voices sounding (including fading ones).
+    pub fn active_voices(&self) -> usize {
+        self.voices.iter().filter(|v| v.is_active()).count()
+    }
+
+    /// The last published contact trace.
+    pub fn last_trace(&self) -> &ContactTrace {
+        &self.published
+    }
+
+    fn report(&mut self, slot: usize) {
+        let v = &self.voices[slot];
+        if self.n_terminated < TERMINATED_CAPACITY {
+            self.terminated[self.n_terminated] = Terminated {
+                offset: self.block_pos,
+                voice_id: v.voice_id,
+                channel: v.channel,
+                key: v.key,
+            };
+            self.n_terminated += 1;
+        }
+    }
+
+    /// Starts a note now (before the next rendered sample). `velocity` in `[0, 1]`.
+    pub fn note_on(&mut self, key: u8, velocity: f32, channel: u8, voice_id: Option<i32>) {
+        self.now += 1;
+        let p = self.body_params_now();
+        // A note on a sounding key re-strikes that voice.
+        if let Some(i) = self
+            .voices
+            .iter()
+            .position(|v| v.is_active() && !v.is_fading() && v.key == key && v.channel == channel)
+        {
+            if self.voices[i].voice_id != voice_id {
+                self.report(i);
+                self.voices[i].voice_id = voice_id;
+            }
+            self.voices[i].strike(&p, key, velocity as f64, self.now);
+            self.trace_voice(i);
+            return;
+        }
+        // Steal the oldest held voice when the user's count is reached.
+        let held = self
+            .voices
+            .iter()
+            .filter(|v| v.is_active() && !v.is_fading())
+            .count();
+        if held >= self.params.voices {
+            let mut oldest: Option<usize> = None;
+            for (i, v) in self.voices.iter().enumerate() {
+                if v.is_active()
+                    && !v.is_fading()
+                    && oldest.is_none_or(|o| v.started < self.voices[o].started)
+                {
+                    oldest = Some(i);
+                }
+            }
+            if let Some(o) = oldest {
+                self.voices[o].release_fast();
+            }
+        }
+        let slot = match self.voices.iter().position(|v| !v.is_active()) {
+            Some(i) => i,
+            None => {
+                // Every slot fading: take the one nearest its end.
+                let mut best = 0;
+                for (i, v) in self.voices.iter().enumerate() {
+                    if v.fade_level() < self.voices[best].fade_level() {
+                        best = i;
+                    }
+                }
+                self.report(best);
+                self.voices[best].kill();
+                best
+            }
+        };
+        let v = &mut self.voices[slot];
+        v.channel = channel;
+        v.voice_id = voice_id;
+        v.strike(&p, key, velocity as f64, self.now);
+        self.trace_voice(slot);
+    }
+
+    /// A choke ends a key's voice with the short fade.
+    pub fn choke(&mut self, key: u8) {
+        for v in self.voices.iter_mut() {
+            if v.is_active() && v.key == key {
+                v.release_fast();
+            }
+        }
+    }
+
+    /// The parameters with the smoothed body settings: what voices see now.
+    fn body_params_now(&self) -> EngineParams {
+        let mut p = self.params;
+        let b = &self.body_params;
+        p.body_freq = b.body_freq;
+        p.key_track = b.key_track;
+        p.t60 = b.t60;
+        p.brightness = b.brightness;
+        p.position = b.position;
+        p
+    }
+
+    fn trace_voice(&mut self, slot: usize) {
+        let t = &mut self.tracer;
+        t.slot = Some(slot);
+        t.v_first = 0.0;
+        t.v_chain = 0.0;
+        t.recording = false;
+        t.work.bounces = 0;
+    }
+
+    /// Renders `out.len()` samples (mono) after the events given so far.
+    pub fn render(&mut self, out: &mut [f32]) {
+        self.render_with_force(out, None);
+    }
+
+    /// As [`render`](Self::render), also writing the summed normalised wall force.
+    pub fn render_with_force(&mut self, out: &mut [f32], mut force: Option<&mut [f32]>) {
+        for (n, o) in out.iter_mut().enumerate() {
+            self.block_pos = n as u32;
+            if self.control == 0 {
+                self.control_tick();
+            }
+            self.control = (self.control + 1) % CONTROL_BLOCK;
+            let mix = self.mix.next(self.params.mix.clamp(0.0, 1.0));
+            let gain = self.gain.next(gain_of_db(self.params.gain_db));
+            let p = self.body_params_now();
+            let mut sum = 0.0;
+            let mut fsum = 0.0;
+            for i in 0..SLOTS {
+                if !self.voices[i].is_active() {
+                    continue;
+                }
+                match self.voices[i].tick(&p, mix) {
+                    Ok(s) => {
+                        sum += s.out;
+                        fsum += s.force;
+                        if self.tracer.slot == Some(i) {
+                            self.trace_sample(i, &s);
+                        }
+                        if !self.voices[i].is_active() {
+                            self.report(i);
+                        }
+                    }
+                    Err(()) => {
+                        self.guard_events += 1;
+                        self.report(i);
+                    }
+                }
+            }
+            // DC blocker, gain, final guard.
+            let mut y = sum - self.dc_x1 + self.dc_r * self.dc_y1;
+            self.dc_x1 = sum;
+            self.dc_y1 = y;
+            if !y.is_finite() {
+                self.guard_events += 1;
+                self.dc_x1 = 0.0;
+                self.dc_y1 = 0.0;
+                y = 0.0;
+            }
+            *o = ((y * gain) as f32).clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
+            if let Some(f) = force.as_deref_mut() {
+                f[n] = fsum as f32;
+            }
+        }
+    }
+
+    /// Control rate: body smoothing and retuning, end of silent voices.
+    fn control_tick(&mut self) {
+        let p = self.params;
+        let targets = [
+            p.body_freq.ln(),
+            p.key_track,
+            p.t60.ln(),
+            p.brightness,
+            p.position,
+        ];
+        let mut vals = [0.0; 5];
+        for (i, t) in targets.into_iter().enumerate() {
+            vals[i] = self.body_smooth[i].next(t);
+        }
+        self.body_params.body_freq = vals[0].exp();
+        self.body_params.key_track = vals[1];
+        self.body_params.t60 = vals[2].exp();
+        self.body_params.brightness = vals[3];
+        self.body_params.position = vals[4];
+        let bp = self.body_params_now();
+        for i in 0..SLOTS {
+            let v = &mut self.voices[i];
+            if !v.is_active() {
+                continue;
+            }
+            v.update_body(&bp);
+            if v.is_silent() {
+                v.finish();
+                self.report(i);
+            }
+        }
+    }
+
+    fn trace_sample(&mut self, slot: usize, s: &VoiceSample) {
+        let Some(b) = self.voices[slot].bouncer() else {
+            return;
+        };
+        let imp = b.impact();
+        let an = *imp.analytic();
+        let t = &mut self.tracer;
+        if s.contact.onset {
+            if t.v_first == 0.0 {
+                t.v_first = an.v_in;
+                t.v_chain = an.v_in;
+            }
+            t.recording = an.v_in >= 0.1 * t.v_first;
+            if t.recording {
+                t.work.len = 0;
+                t.work.stride = 1;
+                t.counter = 0;
+                t.max_dev = 0.0;
+                t.h0 = an.h_0().max(f64::MIN_POSITIVE);
+                t.work.contact = an.contact;
+                t.work.scheme = imp.scheme();
+                t.work.v_in = an.v_in;
+                t.work.fs = self.fs;
+                t.push(an.v_in, 0.0, 1.0);
+            }
+        }
+        if t.recording {
+            let (x, v) = (imp.x(), imp.v());
+            let h = an.contact.hamiltonian(x, v) / t.h0;
+            if imp.in_contact() {
+                let dev = an.hamiltonian_deviation(x, v).abs() / t.h0;
+                if dev.is_finite() {
+                    t.max_dev = t.max_dev.max(dev);
+                }
+            }
+            t.push(v, x, h);
+        }
+        if s.contact.detached {
+            let v_sim = imp.v();
+            let exact = an.v_out();
+            if t.recording {
+                t.work.samples = imp.samples();
+                t.work.dev_h_pct = 100.0 * t.max_dev;
+                t.work.err_vout_pct = 100.0 * (v_sim - exact) / exact.abs();
+                t.work.newton_mean = imp.newton.mean();
+                t.work.newton_max = imp.newton.max;
+            }
+            // Exact chain: each bounce of the analytic model starts at the previous
+            // exact |v_out| with the contact latched for this impact.
+            let v_exact_chain = an.contact.impact(t.v_chain).v_out().abs();
+            t.v_chain = v_exact_chain;
+            if t.work.bounces < TRACE_BOUNCES {
+                let e = (v_sim * v_sim) / (v_exact_chain * v_exact_chain) - 1.0;
+                t.work.drift_pct[t.work.bounces] = (100.0 * e) as f32;
+                t.work.bounces += 1;
+            }
+            t.work.seq += 1;
+            t.work.guard_events = self.guard_events;
+            (*self.published).clone_from(&t.work);
+            if let Some(sink) = self.trace_sink.as_mut() {
+                sink.input_buffer_mut().clone_from(&t.work);
+                sink.publish();
+            }
+        }
+    }
+}
+
+/// A note for [`render`]: key, velocity in `[0, 1]`, start in samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NoteSpec {
+    pub at: usize,
+    pub key: u8,
+    pub velocity: f32,
+}
+
+/// What [`render`] gives back.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    pub fs: f64,
+    /// The output (mono; the plugin writes it to both channels).
+    pub audio: Vec<f32>,
+    /// Summed normalised wall force (1 = analytic peak of a full-velocity strike).
+    pub force: Vec<f32>,
+    /// The last contact's trace (with the per-bounce energy drift).
+    pub trace: ContactTrace,
+    pub guard_events: u64,
+}
+
+/// Renders notes offline through the same engine the plugin runs.
+pub fn render(params: &EngineParams, fs: f64, notes: &[NoteSpec], samples: usize) -> Rendered {
+    let mut engine = Engine::new(fs);
+    engine.set_params(params);
+    let mut audio = vec![0.0f32; samples];
+    let mut force = vec![0.0f32; samples];
+    let mut notes: Vec<NoteSpec> = notes.to_vec();
+    notes.sort_by_key(|n| n.at);
+    let mut pos = 0;
+    let mut next = 0;
+    while pos < samples {
+        while next < notes.len() && notes[next].at <= pos {
+            engine.note_on(notes[next].key, notes[next].velocity, 0, None);
+            next += 1;
+        }
+        let end = notes.get(next).map_or(samples, |n| n.at.min(samples));
+        engine.render_with_force(&mut audio[pos..end], Some(&mut force[pos..end]));
+        pos = end;
+    }
+    Rendered {
+        fs,
+        audio,
+        force,
+        trace: engine.last_trace().clone(),
+        guard_events: engine.guard_events(),
+    }
+}

@@ -1,0 +1,406 @@
+//! The plugin's parameters, in their own file because three parties read them: the host
+//! (names, units, IDs, automation), the editor (groups and ranges) and the engine (plain
+//! values through [`ReboundParams::engine_params`]). Ranges are named functions so the
+//! editor and the DSP can never disagree.
+//!
+//! Quantities that span decades (stiffness, damping, mass, impact speeds) are stored as
+//! their base-10 logarithm, so that the host's normalised value moves on a true log
+//! scale; they display and parse as the physical value with its unit. IDs are short
+//! and stable: never rename one, or saved sessions lose the value.
+//!
+//! Smoothing: contact parameters (`k`, `α`, `μ`, mass, integrator, correction) are not
+//! smoothed but latched at each contact onset (they apply from the next impact, so a
+//! contact in progress is never broken). Body and output parameters glide in the engine
+//! with the time constant [`crate::engine::SMOOTHING_TIME`], the same offline and in the
+//! plugin, so the framework's smoothers are left off.
+
+use crate::engine::{EngineParams, MAX_VOICES};
+use crate::model::body::BodyType;
+use crate::model::{ClampTarget, Correction, Method};
+use nice_plug::prelude::*;
+use std::sync::Arc;
+
+/// Stiffness `k`, N/m^α (as log10).
+pub fn stiffness_range() -> FloatRange {
+    FloatRange::Linear {
+        min: 2.0,
+        max: 12.0,
+    }
+}
+/// Contact exponent `α`.
+pub fn alpha_range() -> FloatRange {
+    FloatRange::Linear { min: 1.0, max: 3.0 }
+}
+/// Damping `μ`, s/m (as log10).
+pub fn damping_range() -> FloatRange {
+    FloatRange::Linear {
+        min: -4.0,
+        max: 1.0,
+    }
+}
+/// Striking mass, kg (as log10).
+pub fn mass_range() -> FloatRange {
+    FloatRange::Linear {
+        min: -4.0,
+        max: 0.0,
+    }
+}
+/// Impact speeds, m/s (as log10): 1 mm/s to 50 m/s.
+pub fn speed_range() -> FloatRange {
+    FloatRange::Linear {
+        min: -3.0,
+        max: 50f32.log10(),
+    }
+}
+/// Exponent of the velocity curve: `v_in = v_min + (v_max − v_min) vel^curve`.
+pub fn velocity_curve_range() -> FloatRange {
+    FloatRange::Skewed {
+        min: 0.25,
+        max: 4.0,
+        factor: FloatRange::skew_factor(-1.5),
+    }
+}
+/// Gravity in bouncing mode, m/s².
+pub fn gravity_range() -> FloatRange {
+    FloatRange::Skewed {
+        min: 0.1,
+        max: 100.0,
+        factor: FloatRange::skew_factor(-2.0),
+    }
+}
+/// Body fundamental at middle C, Hz.
+pub fn body_freq_range() -> FloatRange {
+    FloatRange::Skewed {
+        min: 20.0,
+        max: 5000.0,
+        factor: FloatRange::skew_factor(-2.0),
+    }
+}
+/// Body decay T60, s.
+pub fn t60_range() -> FloatRange {
+    FloatRange::Skewed {
+        min: 0.01,
+        max: 10.0,
+        factor: FloatRange::skew_factor(-2.0),
+    }
+}
+/// Fractions (key tracking, brightness, strike position, mix).
+pub fn unit_range() -> FloatRange {
+    FloatRange::Linear { min: 0.0, max: 1.0 }
+}
+/// Output gain, dB.
+pub fn gain_range() -> FloatRange {
+    FloatRange::Linear {
+        min: -48.0,
+        max: 12.0,
+    }
+}
+
+/// Default editor size, logical pixels.
+pub const EDITOR_SIZE: (u32, u32) = (1020, 700);
+
+/// Displays a log10-stored value as its physical value, 3 significant digits.
+fn v2s_log10() -> Arc<dyn Fn(f32) -> String + Send + Sync> {
+    Arc::new(|e| {
+        let v = 10f64.powf(e as f64);
+        if (0.01..10000.0).contains(&v) {
+            let digits = (2 - v.log10().floor() as i32).clamp(0, 4) as usize;
+            format!("{v:.digits$}")
+        } else {
+            format!("{v:.2e}")
+        }
+    })
+}
+
+/// Parses a physical value (unit optional) into its log10.
+fn s2v_log10() -> Arc<dyn Fn(&str) -> Option<f32> + Send + Sync> {
+    Arc::new(|s| {
+        let num: String = s
+            .trim()
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '-' | '+'))
+            .collect();
+        let v: f64 = num.parse().ok()?;
+        (v > 0.0).then(|| v.log10() as f32)
+    })
+}
+
+fn log_param(name: &str, default: f64, range: FloatRange, unit: &'static str) -> FloatParam {
+    FloatParam::new(name, default.log10() as f32, range)
+        .with_unit(unit)
+        .with_value_to_string(v2s_log10())
+        .with_string_to_value(s2v_log10())
+}
+
+fn percent_param(name: &str, default: f32) -> FloatParam {
+    FloatParam::new(name, default, unit_range())
+        .with_unit(" %")
+        .with_value_to_string(formatters::v2s_f32_percentage(0))
+        .with_string_to_value(formatters::s2v_f32_percentage())
+}
+
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntegratorChoice {
+    #[id = "verlet"]
+    #[name = "Verlet"]
+    Verlet,
+    #[id = "heun"]
+    #[name = "Heun"]
+    Heun,
+    #[id = "rk4"]
+    #[name = "RK4"]
+    Rk4,
+    #[id = "am1"]
+    #[name = "AM1"]
+    Am1,
+}
+
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CorrectionChoice {
+    #[id = "none"]
+    #[name = "None"]
+    None,
+    #[id = "hybrid"]
+    #[name = "Hybrid x(v)"]
+    Hybrid,
+    #[id = "clamp"]
+    #[name = "Clamp v_out"]
+    Clamp,
+    #[id = "both"]
+    #[name = "Both"]
+    Both,
+}
+
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClampChoice {
+    #[id = "approx"]
+    #[name = "Approx (eq 7)"]
+    Approx,
+    #[id = "exact"]
+    #[name = "Exact (eq 6)"]
+    Exact,
+}
+
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyChoice {
+    #[id = "none"]
+    #[name = "None"]
+    None,
+    #[id = "bar"]
+    #[name = "Bar"]
+    Bar,
+    #[id = "plate"]
+    #[name = "Plate"]
+    Plate,
+    #[id = "membrane"]
+    #[name = "Membrane"]
+    Membrane,
+    #[id = "bell"]
+    #[name = "Bell"]
+    Bell,
+    #[id = "wood"]
+    #[name = "Wood block"]
+    WoodBlock,
+}
+
+impl From<IntegratorChoice> for Method {
+    fn from(c: IntegratorChoice) -> Self {
+        match c {
+            IntegratorChoice::Verlet => Method::Verlet,
+            IntegratorChoice::Heun => Method::Heun,
+            IntegratorChoice::Rk4 => Method::Rk4,
+            IntegratorChoice::Am1 => Method::Am1,
+        }
+    }
+}
+impl From<CorrectionChoice> for Correction {
+    fn from(c: CorrectionChoice) -> Self {
+        match c {
+            CorrectionChoice::None => Correction::None,
+            CorrectionChoice::Hybrid => Correction::Hybrid,
+            CorrectionChoice::Clamp => Correction::Clamp,
+            CorrectionChoice::Both => Correction::Both,
+        }
+    }
+}
+impl From<ClampChoice> for ClampTarget {
+    fn from(c: ClampChoice) -> Self {
+        match c {
+            ClampChoice::Approx => ClampTarget::Approx,
+            ClampChoice::Exact => ClampTarget::Exact,
+        }
+    }
+}
+impl From<BodyChoice> for BodyType {
+    fn from(c: BodyChoice) -> Self {
+        match c {
+            BodyChoice::None => BodyType::None,
+            BodyChoice::Bar => BodyType::Bar,
+            BodyChoice::Plate => BodyType::Plate,
+            BodyChoice::Membrane => BodyType::Membrane,
+            BodyChoice::Bell => BodyType::Bell,
+            BodyChoice::WoodBlock => BodyType::WoodBlock,
+        }
+    }
+}
+
+#[derive(Params)]
+pub struct ReboundParams {
+    /// Editor window size, restored with the session.
+    #[persist = "editor-size"]
+    pub editor_size: crate::editor::EditorSize,
+
+    // ---- Strike ----
+    /// Impact speed at MIDI velocity 0.
+    #[id = "vmin"]
+    pub v_min: FloatParam,
+    /// Impact speed at full MIDI velocity.
+    #[id = "vmax"]
+    pub v_max: FloatParam,
+    /// Exponent of the velocity-to-speed curve (1 = linear, > 1 = soft notes softer).
+    #[id = "vcurve"]
+    pub velocity_curve: FloatParam,
+    /// The striking mass.
+    #[id = "mass"]
+    pub mass: FloatParam,
+
+    // ---- Contact (latched at onset) ----
+    /// Contact stiffness `k` of `k x^α (1 + μ v)`.
+    #[id = "k"]
+    pub stiffness: FloatParam,
+    /// Contact exponent `α` (1 = linear spring, 1.5 = Hertz sphere).
+    #[id = "alpha"]
+    pub alpha: FloatParam,
+    /// Hunt–Crossley damping `μ = λ/k`.
+    #[id = "mu"]
+    pub damping: FloatParam,
+
+    // ---- Integrator and correction (latched at onset) ----
+    #[id = "method"]
+    pub integrator: EnumParam<IntegratorChoice>,
+    #[id = "corr"]
+    pub correction: EnumParam<CorrectionChoice>,
+    /// What the clamp sets at detachment: eq (7) or the exact root of eq (6).
+    #[id = "clamp"]
+    pub clamp_target: EnumParam<ClampChoice>,
+
+    // ---- Bouncing ----
+    /// One note becomes a bouncing-ball sequence under gravity (free flight only).
+    #[id = "bounce"]
+    pub bouncing: BoolParam,
+    #[id = "grav"]
+    pub gravity: FloatParam,
+
+    // ---- Body (smoothed) ----
+    #[id = "body"]
+    pub body: EnumParam<BodyChoice>,
+    /// Fundamental at middle C; key tracking moves it with the note.
+    #[id = "bfreq"]
+    pub body_freq: FloatParam,
+    /// How far the note sets the fundamental (100 % = equal temperament).
+    #[id = "ktrack"]
+    pub key_track: FloatParam,
+    /// Decay time to −60 dB of the fundamental (upper modes decay faster by material).
+    #[id = "t60"]
+    pub t60: FloatParam,
+    /// Spectral tilt of the mode gains (50 % = as the strike excites them).
+    #[id = "bright"]
+    pub brightness: FloatParam,
+    /// Strike point from the centre (0 %) to the edge (100 %).
+    #[id = "pos"]
+    pub position: FloatParam,
+    /// Body against the dry force pulse.
+    #[id = "mix"]
+    pub mix: FloatParam,
+
+    // ---- Output (smoothed) ----
+    #[id = "gain"]
+    pub gain: FloatParam,
+    /// Polyphony; the oldest voice is stolen with a short fade beyond it.
+    #[id = "voices"]
+    pub voices: IntParam,
+}
+
+impl Default for ReboundParams {
+    fn default() -> Self {
+        let d = EngineParams::default();
+        Self {
+            editor_size: crate::editor::EditorSize::new(EDITOR_SIZE.0, EDITOR_SIZE.1),
+            v_min: log_param("Min speed", d.v_min, speed_range(), " m/s"),
+            v_max: log_param("Max speed", d.v_max, speed_range(), " m/s"),
+            velocity_curve: FloatParam::new(
+                "Velocity curve",
+                d.velocity_curve as f32,
+                velocity_curve_range(),
+            )
+            .with_value_to_string(formatters::v2s_f32_rounded(2)),
+            mass: log_param("Mass", d.mass, mass_range(), " kg"),
+            stiffness: log_param("Stiffness", d.k, stiffness_range(), " N/m^α"),
+            alpha: FloatParam::new("Exponent α", d.alpha as f32, alpha_range())
+                .with_value_to_string(formatters::v2s_f32_rounded(2)),
+            damping: log_param("Damping μ", d.mu, damping_range(), " s/m"),
+            integrator: EnumParam::new("Integrator", IntegratorChoice::Verlet),
+            correction: EnumParam::new("Correction", CorrectionChoice::Both),
+            clamp_target: EnumParam::new("Clamp target", ClampChoice::Exact),
+            bouncing: BoolParam::new("Bouncing", d.bouncing),
+            gravity: FloatParam::new("Gravity", d.gravity as f32, gravity_range())
+                .with_unit(" m/s²")
+                .with_value_to_string(formatters::v2s_f32_rounded(2)),
+            body: EnumParam::new("Body", BodyChoice::Bar),
+            body_freq: FloatParam::new("Body pitch", d.body_freq as f32, body_freq_range())
+                .with_unit(" Hz")
+                .with_value_to_string(formatters::v2s_f32_rounded(1)),
+            key_track: percent_param("Key tracking", d.key_track as f32),
+            t60: FloatParam::new("Decay T60", d.t60 as f32, t60_range())
+                .with_unit(" s")
+                .with_value_to_string(formatters::v2s_f32_rounded(3)),
+            brightness: percent_param("Brightness", d.brightness as f32),
+            position: percent_param("Strike position", d.position as f32),
+            mix: percent_param("Body mix", d.mix as f32),
+            gain: FloatParam::new("Gain", d.gain_db as f32, gain_range())
+                .with_unit(" dB")
+                .with_value_to_string(formatters::v2s_f32_rounded(1)),
+            voices: IntParam::new(
+                "Voices",
+                d.voices as i32,
+                IntRange::Linear {
+                    min: 1,
+                    max: MAX_VOICES as i32,
+                },
+            ),
+        }
+    }
+}
+
+fn pow10(p: &FloatParam) -> f64 {
+    10f64.powf(p.value() as f64)
+}
+
+impl ReboundParams {
+    /// The plain values the engine runs on.
+    pub fn engine_params(&self) -> EngineParams {
+        EngineParams {
+            v_min: pow10(&self.v_min),
+            v_max: pow10(&self.v_max),
+            velocity_curve: self.velocity_curve.value() as f64,
+            mass: pow10(&self.mass),
+            k: pow10(&self.stiffness),
+            alpha: self.alpha.value() as f64,
+            mu: pow10(&self.damping),
+            method: self.integrator.value().into(),
+            correction: self.correction.value().into(),
+            clamp_target: self.clamp_target.value().into(),
+            bouncing: self.bouncing.value(),
+            gravity: self.gravity.value() as f64,
+            body: self.body.value().into(),
+            body_freq: self.body_freq.value() as f64,
+            key_track: self.key_track.value() as f64,
+            t60: self.t60.value() as f64,
+            brightness: self.brightness.value() as f64,
+            position: self.position.value() as f64,
+            mix: self.mix.value() as f64,
+            gain_db: self.gain.value() as f64,
+            voices: self.voices.value().max(1) as usize,
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! The framework glue: the nice-plug `Plugin` impl. It maps parameters and MIDI onto the
+//! engine, splits each block at note events so notes start at their exact sample, and
+//! reports ended voices to CLAP hosts. No physics here.
+
+use crate::editor::{EditorShared, ReboundEditor};
+use crate::engine::{ContactTrace, Engine};
+use crate::params::ReboundParams;
+use nice_plug::midi::{Channel, Key, VoiceID};
+use nice_plug::prelude::*;
+use nice_plug_egui::RepaintNotifier;
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// Check for allocations inside `process()` in debug builds (tests and debug bundles):
+/// with `warn_debug` each allocation is reported and counted, not fatal.
+#[cfg(debug_assertions)]
+#[global_allocator]
+static ALLOCATOR: assert_no_alloc::AllocDisabler = assert_no_alloc::AllocDisabler;
+
+pub struct Rebound {
+    params: Arc<ReboundParams>,
+    engine: Engine,
+    shared: Arc<EditorShared>,
+    last_seq: u64,
+}
+
+impl Default for Rebound {
+    fn default() -> Self {
+        let (input, output) = triple_buffer::triple_buffer(&ContactTrace::default());
+        let mut engine = Engine::new(48000.0);
+        engine.set_trace_sink(input);
+        Self {
+            params: Arc::new(ReboundParams::default()),
+            engine,
+            shared: Arc::new(EditorShared {
+                trace: Mutex::new(output),
+                guard_events: AtomicU64::new(0),
+                active_voices: AtomicU32::new(0),
+                repaint: RepaintNotifier::new(),
+            }),
+            last_seq: 0,
+        }
+    }
+}
+
+impl Rebound {
+    /// The engine, for tests that inspect it after driving `process()`.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+    /// The parameters (also reachable through `Plugin::params`).
+    pub fn rebound_params(&self) -> Arc<ReboundParams> {
+        self.params.clone()
+    }
+
+    fn handle_event(&mut self, event: &NoteEvent<()>) {
+        match *event {
+            NoteEvent::NoteOn {
+                key,
+                velocity,
+                channel,
+                voice_id,
+                ..
+            } => {
+                let key = key.number_or_middle_c();
+                let channel = channel.number().unwrap_or(0);
+                self.engine.note_on(key, velocity, channel, voice_id.id());
+            }
+            NoteEvent::Choke { key, .. } => {
+                self.engine.choke(key.number_or_middle_c());
+            }
+            // A struck object does not stop when the key is released.
+            _ => {}
+        }
+    }
+
+    fn report_terminated(&mut self, base: u32, context: &mut impl ProcessContext<Self>) {
+        for t in self.engine.terminated() {
+            let _ = context.try_send_event(NoteEvent::VoiceTerminated {
+                timing: base + t.offset,
+                voice_id: t.voice_id.map_or(VoiceID::Wildcard, VoiceID::ID),
+                channel: Channel::Number(t.channel),
+                key: Key::Number(t.key),
+            });
+        }
+        self.engine.clear_terminated();
+    }
+
+    fn process_block(&mut self, buffer: &mut Buffer, context: &mut impl ProcessContext<Self>) {
+        let p = self.params.engine_params();
+        self.engine.set_params(&p);
+        let n = buffer.samples();
+        let outputs = buffer.as_slice();
+        let mut next = context.next_event();
+        let mut pos = 0usize;
+        // Events due before the first sample may be reported as well.
+        self.report_terminated(0, context);
+        while pos < n {
+            while let Some(ev) = next {
+                if ev.timing() as usize > pos {
+                    break;
+                }
+                self.handle_event(&ev);
+                self.report_terminated(pos as u32, context);
+                next = context.next_event();
+            }
+            let end = next
+                .map_or(n, |e| (e.timing() as usize).min(n))
+                .max(pos + 1)
+                .min(n);
+            if let Some((first, rest)) = outputs.split_first_mut() {
+                let seg = &mut first[pos..end];
+                self.engine.render(seg);
+                for ch in rest.iter_mut() {
+                    ch[pos..end].copy_from_slice(seg);
+                }
+            }
+            self.report_terminated(pos as u32, context);
+            pos = end;
+        }
+        // Events stamped at or past the end of the block.
+        while let Some(ev) = next {
+            self.handle_event(&ev);
+            next = context.next_event();
+        }
+        self.shared
+            .guard_events
+            .store(self.engine.guard_events(), Ordering::Relaxed);
+        let seq = self.engine.last_trace().seq;
+        if seq != self.last_seq {
+            self.last_seq = seq;
+            self.shared.repaint.request_repaint();
+        }
+    }
+}
+
+impl Plugin for Rebound {
+    const NAME: &'static str = "Rebound";
+    const VENDOR: &'static str = "Rebound";
+    const URL: &'static str = "https://example.invalid/rebound";
+    const EMAIL: &'static str = "rebound@example.invalid";
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+
+    const AUDIO_IO_LAYOUTS: &'static [AudioIOLayout] = &[AudioIOLayout {
+        main_input_channels: None,
+        main_output_channels: NonZeroU32::new(2),
+        ..AudioIOLayout::const_default()
+    }];
+    const MIDI_INPUT: MidiConfig = MidiConfig::Basic;
+    const SAMPLE_ACCURATE_AUTOMATION: bool = true;
+
+    type Editor = ReboundEditor;
+    type SysExMessage = ();
+    type BackgroundTask = ();
+
+    fn params(&self) -> Arc<dyn Params> {
+        self.params.clone()
+    }
+
+    fn editor(&mut self, _async_executor: AsyncExecutor<Self>) -> Option<Self::Editor> {
+        Some(ReboundEditor::new(self.params.clone(), self.shared.clone()))
+    }
+
+    fn activate(
+        &mut self,
+        _layout: &AudioIOLayout,
+        config: &BufferConfig,
+        context: &mut impl ActivateContext<Self>,
+    ) -> bool {
+        let fs = config.sample_rate as f64;
+        if !(fs.is_finite() && fs > 0.0) {
+            return false;
+        }
+        self.engine.set_params(&self.params.engine_params());
+        self.engine.set_sample_rate(fs);
+        context.set_current_voice_capacity(crate::engine::MAX_VOICES as u32);
+        true
+    }
+
+    fn reset(&mut self) {
+        self.engine.reset();
+    }
+
+    fn process(
+        &mut self,
+        buffer: &mut Buffer,
+        _aux: &mut AuxiliaryBuffers,
+        context: &mut impl ProcessContext<Self>,
+    ) -> ProcessStatus {
+        assert_no_alloc::assert_no_alloc(|| self.process_block(buffer, context));
+        self.shared
+            .active_voices
+            .store(self.engine.active_voices() as u32, Ordering::Relaxed);
+        ProcessStatus::KeepAlive
+    }
+}
+
+impl ClapPlugin for Rebound {
+    const CLAP_ID: &'static str = "org.rebound.rebound";
+    const CLAP_DESCRIPTION: Option<&'static str> =
+        Some("Hunt–Crossley impact and bouncing synthesizer with energy-corrected integrators");
+    const CLAP_MANUAL_URL: Option<&'static str> = None;
+    const CLAP_SUPPORT_URL: Option<&'static str> = None;
+    const CLAP_FEATURES: &'static [ClapFeature] = &[
+        ClapFeature::Instrument,
+        ClapFeature::Synthesizer,
+        ClapFeature::Stereo,
+    ];
+}
+
+impl Vst3Plugin for Rebound {
+    const VST3_CLASS_ID: [u8; 16] = *b"ReboundImpactHC1";
+    const VST3_SUBCATEGORIES: &'static [Vst3SubCategory] = &[
+        Vst3SubCategory::Instrument,
+        Vst3SubCategory::Drum,
+        Vst3SubCategory::Synth,
+    ];
+}
+
+nice_export_clap!(Rebound);
+nice_export_vst3!(Rebound);

@@ -1,0 +1,287 @@
+//! One voice: a bounce sequence striking a modal body, with its loudness normalisation,
+//! retrigger de-click, steal fade and guard. Framework-free: the plugin and `rebound
+//! render` drive the same code.
+
+use crate::engine::EngineParams;
+use crate::model::body::{BodySettings, BodyType, ModalBody};
+use crate::model::{BounceSample, Bouncer, Contact, Scheme};
+
+/// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
+pub const FULL_SCALE: f64 = 0.5;
+/// The normalised excitation is limited to this many times the analytic peak of a
+/// full-velocity strike: anything above is integrator error on a contact shorter than a
+/// sample, not physics.
+pub const EXCITATION_LIMIT: f64 = 2.0;
+/// A voice is over when its contacts are done and its output bound is below −120 dB.
+pub const SILENCE: f64 = 1e-6;
+/// Any voice output beyond this (+24 dBFS) is a runaway: the voice is reset.
+pub const RUNAWAY_LEVEL: f64 = 16.0;
+/// Time constant of the retrigger de-click, s.
+const DECLICK_TIME: f64 = 0.002;
+/// Length of the fade of a stolen voice, s.
+pub const STEAL_FADE_TIME: f64 = 0.004;
+
+/// Per-contact normalisation, latched with the contact at each onset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Norm {
+    contact: Contact,
+    v_max: f64,
+    fs: f64,
+    /// `1 / F_peak(v_max)`: maps wall force to the dry level.
+    inv_peak: f64,
+    /// Per-sample body input per unit normalised force: `F_peak / (m Δv fs)`, so that a
+    /// full-velocity impulse `∫F dt = m (v_in − v_out)` puts a unit kick into the body.
+    body_drive: f64,
+}
+
+impl Norm {
+    fn new(contact: Contact, v_max: f64, fs: f64) -> Self {
+        let an = contact.impact(v_max);
+        let peak = an.peak_force();
+        let dv = v_max - an.v_out();
+        let ok = peak.is_finite() && peak > 0.0 && dv.is_finite() && dv > 0.0;
+        let (inv_peak, body_drive) = if ok {
+            (1.0 / peak, peak / (contact.mass * dv * fs))
+        } else {
+            (0.0, 0.0)
+        };
+        Self {
+            contact,
+            v_max,
+            fs,
+            inv_peak,
+            body_drive,
+        }
+    }
+}
+
+/// The contact and scheme the parameters ask for now.
+pub fn contact_of(p: &EngineParams) -> (Contact, Scheme) {
+    (
+        Contact::new(p.k, p.mu, p.alpha, p.mass),
+        Scheme::new(p.method, p.correction, p.clamp_target),
+    )
+}
+
+/// The body the parameters ask for, for MIDI `key`.
+pub fn body_settings(p: &EngineParams, key: u8) -> BodySettings {
+    let f1 = p.body_freq * 2f64.powf(p.key_track * (key as f64 - 60.0) / 12.0);
+    BodySettings {
+        kind: p.body,
+        f1,
+        t60: p.t60,
+        brightness: p.brightness,
+        position: p.position,
+    }
+}
+
+/// The impact speed for a MIDI velocity in `[0, 1]`: `v_min + (v_max − v_min) vel^curve`.
+pub fn velocity_to_speed(p: &EngineParams, velocity: f64) -> f64 {
+    let (lo, hi) = if p.v_min <= p.v_max {
+        (p.v_min, p.v_max)
+    } else {
+        (p.v_max, p.v_min)
+    };
+    lo + (hi - lo) * velocity.clamp(0.0, 1.0).powf(p.velocity_curve)
+}
+
+/// What one voice did at one sample.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VoiceSample {
+    pub out: f64,
+    /// Normalised wall force (the dry excitation, before mix).
+    pub force: f64,
+    pub contact: BounceSample,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Voice {
+    pub key: u8,
+    pub channel: u8,
+    pub voice_id: Option<i32>,
+    /// Engine time of the last (re)strike, for stealing the oldest.
+    pub started: u64,
+    bouncer: Option<Bouncer>,
+    body: ModalBody,
+    norm: Norm,
+    fs: f64,
+    declick: f64,
+    declick_coef: f64,
+    last_dry: f64,
+    /// 1 while sounding; ramps to 0 when stolen or choked.
+    fade: f64,
+    fade_step: f64,
+    last_out: f64,
+    active: bool,
+}
+
+impl Voice {
+    pub fn new(fs: f64) -> Self {
+        let p = EngineParams::default();
+        let (c, _) = contact_of(&p);
+        Self {
+            key: 0,
+            channel: 0,
+            voice_id: None,
+            started: 0,
+            bouncer: None,
+            body: ModalBody::new(body_settings(&p, 60), fs),
+            norm: Norm {
+                contact: c,
+                v_max: 0.0,
+                fs,
+                inv_peak: 0.0,
+                body_drive: 0.0,
+            },
+            fs,
+            declick: 0.0,
+            declick_coef: (-1.0 / (DECLICK_TIME * fs)).exp(),
+            last_dry: 0.0,
+            fade: 1.0,
+            fade_step: 0.0,
+            last_out: 0.0,
+            active: false,
+        }
+    }
+
+    pub fn is_active(&self) -> bool {
+        self.active
+    }
+    pub fn is_fading(&self) -> bool {
+        self.fade_step > 0.0
+    }
+    pub fn fade_level(&self) -> f64 {
+        self.fade
+    }
+    pub fn bouncer(&self) -> Option<&Bouncer> {
+        self.bouncer.as_ref()
+    }
+    pub fn in_contact(&self) -> bool {
+        self.bouncer.is_some_and(|b| !b.is_done())
+    }
+    /// Rough loudness, for stealing the quietest.
+    pub fn level(&self) -> f64 {
+        self.body.amplitude() + self.last_out.abs()
+    }
+
+    /// Starts (or re-strikes) this voice. On a re-strike the body keeps ringing, like a
+    /// real object struck again, and the dry pulse of a contact still in progress is
+    /// handed to the de-click so the output stays continuous.
+    pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
+        let restrike = self.active && !self.is_fading() && self.key == key;
+        if restrike {
+            self.declick += self.last_dry;
+        } else {
+            self.body.reset();
+            self.declick = 0.0;
+            self.last_out = 0.0;
+        }
+        self.last_dry = 0.0;
+        self.key = key;
+        self.started = now;
+        self.fade = 1.0;
+        self.fade_step = 0.0;
+        self.active = true;
+        let (contact, scheme) = contact_of(p);
+        self.latch(contact, p.v_max.max(p.v_min));
+        let v_in = velocity_to_speed(p, velocity);
+        let gravity = if p.bouncing { Some(p.gravity) } else { None };
+        self.bouncer = Some(Bouncer::strike(contact, scheme, v_in, self.fs, gravity));
+        self.body.retune(body_settings(p, key), self.fs);
+    }
+
+    fn latch(&mut self, contact: Contact, v_max: f64) {
+        if self.norm.contact != contact || self.norm.v_max != v_max || self.norm.fs != self.fs {
+            self.norm = Norm::new(contact, v_max, self.fs);
+        }
+    }
+
+    /// Fades the voice out over [`STEAL_FADE_TIME`]; it ends when the fade does.
+    pub fn release_fast(&mut self) {
+        if self.active && !self.is_fading() {
+            self.fade_step = 1.0 / (STEAL_FADE_TIME * self.fs).max(1.0);
+        }
+    }
+
+    /// Silences the voice at once.
+    pub fn kill(&mut self) {
+        self.active = false;
+        self.bouncer = None;
+        self.body.reset();
+        self.declick = 0.0;
+        self.last_dry = 0.0;
+        self.last_out = 0.0;
+        self.fade = 1.0;
+        self.fade_step = 0.0;
+    }
+
+    /// Retunes the body to the current (smoothed) settings: control rate.
+    pub fn update_body(&mut self, p: &EngineParams) {
+        let st = body_settings(p, self.key);
+        if st != self.body.settings() {
+            self.body.retune(st, self.fs);
+        }
+    }
+
+    /// One sample. `mix` is the smoothed body/dry mix. Returns the output and what the
+    /// contact did; `Err(())` when the guard reset the voice.
+    #[inline]
+    pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Result<VoiceSample, ()> {
+        let mut s = BounceSample::default();
+        if let Some(b) = self.bouncer.as_mut() {
+            if !b.is_done() {
+                let norm = &mut self.norm;
+                let fs = self.fs;
+                let v_max = p.v_max.max(p.v_min);
+                s = b.step(|| {
+                    // Latching at onset: the new impact takes the parameters of now.
+                    let (c, sch) = contact_of(p);
+                    if norm.contact != c || norm.v_max != v_max {
+                        *norm = Norm::new(c, v_max, fs);
+                    }
+                    (c, sch)
+                });
+            }
+        }
+        let u = (s.wall_force * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT);
+        let body = self.body.tick(u * self.norm.body_drive);
+        let dry = FULL_SCALE * u;
+        self.declick *= self.declick_coef;
+        let y = ((1.0 - mix) * dry + mix * FULL_SCALE * body + self.declick) * self.fade;
+        self.last_dry = (1.0 - mix) * dry;
+        if !(y.abs() < RUNAWAY_LEVEL) {
+            self.kill();
+            return Err(());
+        }
+        self.last_out = y;
+        if self.fade_step > 0.0 {
+            self.fade -= self.fade_step;
+            if self.fade <= 0.0 {
+                self.kill();
+            }
+        }
+        Ok(VoiceSample {
+            out: y,
+            force: u,
+            contact: s,
+        })
+    }
+
+    /// True when the contact sequence is over and everything has rung below −120 dB.
+    pub fn is_silent(&self) -> bool {
+        let contact_done = self.bouncer.is_none_or(|b| b.is_done());
+        contact_done
+            && FULL_SCALE * self.body.amplitude() < SILENCE
+            && self.declick.abs() < SILENCE
+            && self.last_out.abs() < SILENCE
+    }
+
+    /// Ends the voice (called by the engine once [`is_silent`](Self::is_silent)).
+    pub fn finish(&mut self) {
+        self.kill();
+    }
+
+    pub fn body_kind(&self) -> BodyType {
+        self.body.settings().kind
+    }
+}
