@@ -19,7 +19,7 @@ const CONTROL_BLOCK: u32 = 32;
 /// Time constant of the smoothing of gain, mix and body settings, s.
 pub const SMOOTHING_TIME: f64 = 0.010;
 /// Corner of the output DC blocker, Hz: the dry force pulse is one-signed.
-const DC_CORNER: f64 = 5.0;
+const DC_CORNER: f64 = 2.0;
 /// The output stage clips here (+6 dBFS) whatever happens upstream.
 pub const OUTPUT_CLIP: f32 = 2.0;
 /// Points kept of the last contact's trajectory (decimated by 2 when full).
@@ -656,6 +656,8 @@ pub struct Rendered {
 pub fn render(params: &EngineParams, fs: f64, notes: &[NoteSpec], samples: usize) -> Rendered {
     let mut engine = Engine::new(fs);
     engine.set_params(params);
+    // Start the smoothers at the parameters, as the plugin's activation does.
+    engine.set_sample_rate(fs);
     let mut audio = vec![0.0f32; samples];
     let mut force = vec![0.0f32; samples];
     let mut notes: Vec<NoteSpec> = notes.to_vec();

@@ -4,7 +4,7 @@
 
 use crate::engine::EngineParams;
 use crate::model::body::{BodySettings, BodyType, ModalBody};
-use crate::model::{BounceSample, Bouncer, Contact, Scheme};
+use crate::model::{BounceSample, Bouncer, Contact, Phase, Scheme};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
@@ -12,6 +12,13 @@ pub const FULL_SCALE: f64 = 0.5;
 /// full-velocity strike: anything above is integrator error on a contact shorter than a
 /// sample, not physics.
 pub const EXCITATION_LIMIT: f64 = 2.0;
+/// An impact delivers at most this multiple of its exact momentum transfer
+/// `m (v_in − v_out)` (eq 6) to the output. An integrator far off on a contact shorter
+/// than a sample can overshoot wildly within one step (the hybrid correction can even
+/// keep a state below `v_lim = −1/μ` in contact for a sample); the excess is numerical,
+/// not physical, and would otherwise kick the body far too hard. Smaller errors stay
+/// audible.
+pub const IMPULSE_MARGIN: f64 = 1.5;
 /// A voice is over when its contacts are done and its output bound is below −120 dB.
 pub const SILENCE: f64 = 1e-6;
 /// Any voice output beyond this (+24 dBFS) is a runaway: the voice is reset.
@@ -27,7 +34,7 @@ struct Norm {
     contact: Contact,
     v_max: f64,
     fs: f64,
-    /// `1 / F_peak(v_max)`: maps wall force to the dry level.
+    /// `1 / min(F_peak(v_max), m Δv fs)`: maps wall force to the dry level.
     inv_peak: f64,
     /// Per-sample body input per unit normalised force: `F_peak / (m Δv fs)`, so that a
     /// full-velocity impulse `∫F dt = m (v_in − v_out)` puts a unit kick into the body.
@@ -37,8 +44,11 @@ struct Norm {
 impl Norm {
     fn new(contact: Contact, v_max: f64, fs: f64) -> Self {
         let an = contact.impact(v_max);
-        let peak = an.peak_force();
         let dv = v_max - an.v_out();
+        // A contact shorter than a sample cannot show its peak in the output: the most
+        // a sample can hold is the whole impulse, m Δv fs. Normalising by the smaller
+        // keeps the full-velocity level at −6 dBFS for every stiffness.
+        let peak = an.peak_force().min(contact.mass * dv * fs);
         let ok = peak.is_finite() && peak > 0.0 && dv.is_finite() && dv > 0.0;
         let (inv_peak, body_drive) = if ok {
             (1.0 / peak, peak / (contact.mass * dv * fs))
@@ -112,6 +122,10 @@ pub struct Voice {
     fade: f64,
     fade_step: f64,
     last_out: f64,
+    /// Velocity of the mass at the previous sample of the contact in progress.
+    prev_v: f64,
+    /// Normalised impulse (Σu) the impact in progress may still deliver.
+    budget: f64,
     active: bool,
 }
 
@@ -140,6 +154,8 @@ impl Voice {
             fade: 1.0,
             fade_step: 0.0,
             last_out: 0.0,
+            prev_v: 0.0,
+            budget: 0.0,
             active: false,
         }
     }
@@ -228,8 +244,10 @@ impl Voice {
     #[inline]
     pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Result<VoiceSample, ()> {
         let mut s = BounceSample::default();
+        let mut u = 0.0;
         if let Some(b) = self.bouncer.as_mut() {
             if !b.is_done() {
+                let was_in_contact = matches!(b.phase(), Phase::Contact);
                 let norm = &mut self.norm;
                 let fs = self.fs;
                 let v_max = p.v_max.max(p.v_min);
@@ -241,9 +259,30 @@ impl Voice {
                     }
                     (c, sch)
                 });
+                let imp = b.impact();
+                if s.onset {
+                    let an = imp.analytic();
+                    self.prev_v = an.v_in;
+                    // Impulse budget of this impact: the exact momentum transfer of
+                    // eq (6), with room for audible integrator error.
+                    let dv = an.v_in - an.v_out();
+                    self.budget =
+                        IMPULSE_MARGIN * an.contact.mass * dv.max(0.0) * fs * self.norm.inv_peak;
+                }
+                if was_in_contact || s.onset {
+                    // The wall force averaged over this sample: the momentum the mass
+                    // gave the wall, m (v_{n−1} − v_n), times fs. Unlike the force
+                    // sampled at the sample instant it conserves the impulse exactly,
+                    // also for a contact shorter than one sample (which would
+                    // otherwise fall between two samples and be silent).
+                    let v = imp.v();
+                    let f_avg = imp.analytic().contact.mass * (self.prev_v - v) * fs;
+                    self.prev_v = v;
+                    u = (f_avg * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(self.budget));
+                    self.budget -= u;
+                }
             }
         }
-        let u = (s.wall_force * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT);
         let body = self.body.tick(u * self.norm.body_drive);
         let dry = FULL_SCALE * u;
         self.declick *= self.declick_coef;

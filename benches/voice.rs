@@ -1,0 +1,97 @@
+//! Cost of the full voice (contact + 16-mode body) per sample, of a ringing voice, and of
+//! 64 ringing voices as a fraction of real time at 48 kHz.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use rebound::engine::{Engine, EngineParams};
+use rebound::model::body::BodyType;
+use rebound::model::{Correction, Method};
+use rebound::voice::Voice;
+use std::hint::black_box;
+use std::time::Instant;
+
+const FS: f64 = 48000.0;
+
+fn soft_params(method: Method) -> EngineParams {
+    // k = 1e4 makes the contact last ~10 ms: every benchmarked sample is in contact.
+    EngineParams {
+        body: BodyType::Bar,
+        k: 1e4,
+        method,
+        correction: Correction::Both,
+        ..Default::default()
+    }
+}
+
+fn bench_voice(c: &mut Criterion) {
+    let mut g = c.benchmark_group("voice");
+    g.throughput(Throughput::Elements(1));
+    for method in Method::ALL {
+        let p = soft_params(method);
+        g.bench_function(format!("in_contact_16_modes/{}", method.name()), |b| {
+            let mut v = Voice::new(FS);
+            v.strike(&p, 60, 1.0, 0);
+            let mut n = 0;
+            b.iter(|| {
+                n += 1;
+                if n % 256 == 0 || !v.in_contact() {
+                    v.strike(&p, 60, 1.0, 0);
+                }
+                black_box(v.tick(&p, 0.7).ok())
+            });
+        });
+    }
+    let p = EngineParams {
+        t60: 10.0,
+        ..Default::default()
+    };
+    g.bench_function("ringing_16_modes", |b| {
+        let mut v = Voice::new(FS);
+        v.strike(&p, 60, 1.0, 0);
+        while v.in_contact() {
+            let _ = v.tick(&p, 0.7);
+        }
+        b.iter(|| black_box(v.tick(&p, 0.7).ok()));
+    });
+    g.finish();
+}
+
+/// 64 ringing voices through the engine (allocation, smoothing, DC blocker, guard):
+/// prints the fraction of one core at 48 kHz.
+fn bench_engine(c: &mut Criterion) {
+    let p = EngineParams {
+        t60: 10.0,
+        voices: 64,
+        ..Default::default()
+    };
+    let mut e = Engine::new(FS);
+    e.set_params(&p);
+    e.set_sample_rate(FS);
+    for k in 0..64 {
+        e.note_on(30 + k as u8, 1.0, 0, None);
+    }
+    let mut buf = vec![0.0f32; 512];
+    for _ in 0..8 {
+        e.render(&mut buf);
+    }
+    assert_eq!(e.active_voices(), 64);
+    let mut g = c.benchmark_group("engine");
+    g.throughput(Throughput::Elements(512));
+    g.bench_function("64_ringing_voices_block_512", |b| {
+        b.iter(|| e.render(black_box(&mut buf)))
+    });
+    g.finish();
+    // A direct real-time figure: one second of audio.
+    let t = Instant::now();
+    let blocks = (FS as usize) / 512;
+    for _ in 0..blocks {
+        e.render(&mut buf);
+    }
+    let secs = t.elapsed().as_secs_f64() * FS / (blocks * 512) as f64;
+    eprintln!(
+        "64 ringing voices at 48 kHz: {:.1} % of one core",
+        100.0 * secs
+    );
+}
+
+criterion_group!(benches, bench_voice, bench_engine);
+criterion_main!(benches);

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Builds the release bundles and runs the real-host tests: pedalboard renders MIDI
+# through the VST3, and the editor is opened under Xvfb + openbox + xsettingsd and
+# screenshotted to assets/editor.png.
+#   scripts/host_tests.sh            # everything
+#   SKIP_BUILD=1 scripts/host_tests.sh
+# Honours CARGO_TARGET_DIR (default ./target).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TARGET="${CARGO_TARGET_DIR:-target}"
+export CARGO_TARGET_DIR="$TARGET"
+
+need_apt=()
+for bin in Xvfb openbox xsettingsd import python3; do
+  command -v "$bin" >/dev/null 2>&1 || need_apt+=("$bin")
+done
+if ((${#need_apt[@]})); then
+  echo "installing: xvfb openbox xsettingsd imagemagick python3-venv"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    xvfb openbox xsettingsd imagemagick python3-venv libgl1 libx11-xcb1 >/dev/null
+fi
+
+if [[ -z "${SKIP_BUILD:-}" ]]; then
+  cargo xtask bundle rebound --release
+fi
+BUNDLE="$TARGET/bundled/Rebound.vst3"
+[[ -d "$BUNDLE" ]] || { echo "no bundle at $BUNDLE"; exit 1; }
+# nice-plug-xtask writes bundles under the target dir it was given.
+
+if [[ ! -x .venv/bin/python ]]; then
+  python3 -m venv .venv
+fi
+.venv/bin/pip install -q pedalboard mido numpy pillow
+
+export REBOUND_VST3="$BUNDLE"
+echo "== audio in pedalboard"
+.venv/bin/python tests/host_pedalboard.py
+
+echo "== editor under Xvfb"
+DISPLAY_NUM=":$((90 + RANDOM % 9))"
+Xvfb "$DISPLAY_NUM" -screen 0 1280x800x24 -nolisten tcp >/tmp/rebound-xvfb.log 2>&1 &
+XVFB=$!
+trap 'kill $XVFB ${WM:-} ${XS:-} 2>/dev/null || true' EXIT
+sleep 1
+export DISPLAY="$DISPLAY_NUM"
+openbox >/tmp/rebound-openbox.log 2>&1 &
+WM=$!
+printf 'Net/ThemeName "Adwaita"\n' >/tmp/rebound-xsettingsd.conf
+xsettingsd -c /tmp/rebound-xsettingsd.conf >/tmp/rebound-xsettingsd.log 2>&1 &
+XS=$!
+sleep 1
+mkdir -p assets
+.venv/bin/python tests/host_pedalboard.py --editor assets/editor.png
+echo "screenshot: assets/editor.png"
