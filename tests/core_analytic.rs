@@ -19,15 +19,36 @@ fn matches_printed(ours: f64, printed: &str) {
     };
     let decimals = mantissa.split_once('.').map_or(0, |(_, d)| d.len() as i32);
     let half_unit = 0.5 * 10f64.powi(exp - decimals);
-    assert!((ours - p).abs() <= half_unit * (1.0 + 1e-9), "ours {ours:.15e} vs printed {printed}");
+    assert!(
+        (ours - p).abs() <= half_unit * (1.0 + 1e-9),
+        "ours {ours:.15e} vs printed {printed}"
+    );
 }
 
 #[test]
 fn notes_table_of_analytic_values() {
     let rows = [
-        (paper::CASE_I, "-0.428425508758", "-0.428425708451", "5.9104e-3", "1659.20"),
-        (paper::CASE_1, "-0.498338868598", "-0.498338868597", "7.0950e-5", "18.890"),
-        (paper::CASE_2, "-0.748434931597", "-0.748528641793", "3.8926e-5", "5.861"),
+        (
+            paper::CASE_I,
+            "-0.428425508758",
+            "-0.428425708451",
+            "5.9104e-3",
+            "1659.20",
+        ),
+        (
+            paper::CASE_1,
+            "-0.498338868598",
+            "-0.498338868597",
+            "7.0950e-5",
+            "18.890",
+        ),
+        (
+            paper::CASE_2,
+            "-0.748434931597",
+            "-0.748528641793",
+            "3.8926e-5",
+            "5.861",
+        ),
     ];
     for ((k, mu, alpha, v_in), v_out, v_tilde, x_max, tau) in rows {
         let an = Contact::new(k, mu, alpha, paper::MASS).impact(v_in);
@@ -50,7 +71,12 @@ fn x_max_closed_form_matches_literal_eq4() {
         let an = Contact::new(k, mu, alpha, m).impact(v_in);
         let literal = (m * (alpha + 1.0) / (k * mu * mu) * (mu * v_in - (1.0 + mu * v_in).ln()))
             .powf(1.0 / (alpha + 1.0));
-        assert!(rel(an.x_max(), literal) < 1e-9, "{} vs {}", an.x_max(), literal);
+        assert!(
+            rel(an.x_max(), literal) < 1e-9,
+            "{} vs {}",
+            an.x_max(),
+            literal
+        );
     }
 }
 
@@ -79,7 +105,10 @@ fn contact_time_agrees_with_independent_quadrature() {
         let mut integral = 0.0;
         let panels = 400;
         for (p, v_of) in [
-            (&p_top as &dyn Fn(f64) -> f64, &(|d: f64| v_in - d) as &dyn Fn(f64) -> f64),
+            (
+                &p_top as &dyn Fn(f64) -> f64,
+                &(|d: f64| v_in - d) as &dyn Fn(f64) -> f64,
+            ),
             (&p_bot, &|d: f64| v_out + d),
         ] {
             for j in 0..panels {
@@ -95,7 +124,11 @@ fn contact_time_agrees_with_independent_quadrature() {
         }
         let tau_ref = (c.mass / c.k).powf(1.0 / (alpha + 1.0)) * (alpha + 1.0).powf(-e) * integral;
         let tau = contact_time(&an);
-        assert!(rel(tau, tau_ref) < 1e-9, "tau {tau:e} vs {tau_ref:e}: {:e}", rel(tau, tau_ref));
+        assert!(
+            rel(tau, tau_ref) < 1e-9,
+            "tau {tau:e} vs {tau_ref:e}: {:e}",
+            rel(tau, tau_ref)
+        );
     }
 }
 
@@ -105,7 +138,10 @@ fn reference() -> Vec<(f64, f64)> {
         .filter(|l| !l.starts_with('#'))
         .map(|l| {
             let mut it = l.split_whitespace();
-            (it.next().unwrap().parse().unwrap(), it.next().unwrap().parse().unwrap())
+            (
+                it.next().unwrap().parse().unwrap(),
+                it.next().unwrap().parse().unwrap(),
+            )
         })
         .collect()
 }
@@ -134,7 +170,12 @@ fn exact_v_out_matches_high_precision_reference() {
 /// Seed paper 000, eq (19): restitution e at μ v_in = d/e.
 #[test]
 fn restitution_points_of_seed_000() {
-    for (e, a) in [(0.3, 3.087082), (0.5, 1.432751), (0.7, 0.634828), (0.9, 0.166482)] {
+    for (e, a) in [
+        (0.3, 3.087082),
+        (0.5, 1.432751),
+        (0.7, 0.634828),
+        (0.9, 0.166482),
+    ] {
         let mu = 0.5;
         let v_in = a / mu;
         let ratio = v_out_exact(mu, v_in) / v_in;

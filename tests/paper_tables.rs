@@ -21,13 +21,20 @@ fn last_digit_unit(printed: &str) -> f64 {
 fn check(table: TableId, cell: &Cell) -> Result<(), String> {
     let paper = cell.paper();
     let ours = cell.ours;
-    let what = format!("{:?} {} {}: paper {} ours {:e}", table, cell.row, cell.column, cell.printed, ours);
+    let what = format!(
+        "{:?} {} {}: paper {} ours {:e}",
+        table, cell.row, cell.column, cell.printed, ours
+    );
     if !ours.is_finite() {
         return Err(format!("{what}: not finite"));
     }
     if paper.abs() <= 1e-5 {
         // Cells at the paper's precision floor (1e-5 % or below, "0", "< 1e-7").
-        return if ours.abs() < 1e-4 { Ok(()) } else { Err(format!("{what}: must be < 1e-4")) };
+        return if ours.abs() < 1e-4 {
+            Ok(())
+        } else {
+            Err(format!("{what}: must be < 1e-4"))
+        };
     }
     let rk4_table3_dev = matches!(table, TableId::IIIa | TableId::IIIb)
         && cell.column == "RK4"
@@ -40,7 +47,11 @@ fn check(table: TableId, cell: &Cell) -> Result<(), String> {
     if (ours - paper).abs() <= tol {
         Ok(())
     } else {
-        Err(format!("{what}: off by {:e} > {:e}", (ours - paper).abs(), tol))
+        Err(format!(
+            "{what}: off by {:e} > {:e}",
+            (ours - paper).abs(),
+            tol
+        ))
     }
 }
 
@@ -48,7 +59,11 @@ fn check_table(id: TableId, expected_cells: usize) {
     let t = paper::table(id);
     assert_eq!(t.cells.len(), expected_cells, "{id:?} cell count");
     let failures: Vec<String> = t.cells.iter().filter_map(|c| check(id, c).err()).collect();
-    assert!(failures.is_empty(), "cells out of tolerance:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "cells out of tolerance:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -98,8 +113,16 @@ fn table_ii_b_against_the_exact_root() {
     ];
     for (m, err, dev_h) in expect {
         let r = simulate_impact(c, Scheme::plain(m), v_in, paper::FS, ClampTarget::Exact);
-        assert!((r.err_vout_pct - err).abs() <= 1.5e-3, "{m:?} err {}", r.err_vout_pct);
-        assert!((r.dev_h_pct - dev_h).abs() <= 1.5e-3, "{m:?} devH {}", r.dev_h_pct);
+        assert!(
+            (r.err_vout_pct - err).abs() <= 1.5e-3,
+            "{m:?} err {}",
+            r.err_vout_pct
+        );
+        assert!(
+            (r.dev_h_pct - dev_h).abs() <= 1.5e-3,
+            "{m:?} devH {}",
+            r.dev_h_pct
+        );
     }
 }
 
@@ -107,16 +130,31 @@ fn table_ii_b_against_the_exact_root() {
 /// +0.25 %), far from the printed 147.036 % and 946.600 %.
 #[test]
 fn heun_handover_is_what_makes_table_iii() {
-    for (case, printed, corrected) in [(paper::CASE_1, 147.036, 9.4), (paper::CASE_2, 946.6, 0.25)] {
+    for (case, printed, corrected) in [(paper::CASE_1, 147.036, 9.4), (paper::CASE_2, 946.6, 0.25)]
+    {
         let (k, mu, alpha, v_in) = case;
         let c = Contact::new(k, mu, alpha, paper::MASS);
         let run = |h| {
-            run_sequence(c, Scheme::plain(Method::Heun), v_in, paper::FS, 100, h, |_, _| {})
+            run_sequence(
+                c,
+                Scheme::plain(Method::Heun),
+                v_in,
+                paper::FS,
+                100,
+                h,
+                |_, _| {},
+            )
         };
         let paper_way = run(Handover::PaperHeunPredicted).accum_err_pct;
         let right_way = run(Handover::Corrected).accum_err_pct;
-        assert!((paper_way - printed).abs() < 0.005 * printed, "handover on: {paper_way}");
-        assert!((right_way - corrected).abs() < 0.05, "handover off: {right_way}");
+        assert!(
+            (paper_way - printed).abs() < 0.005 * printed,
+            "handover on: {paper_way}"
+        );
+        assert!(
+            (right_way - corrected).abs() < 0.05,
+            "handover off: {right_way}"
+        );
         assert!((paper_way - right_way).abs() > 10.0 * corrected);
     }
 }
@@ -125,7 +163,10 @@ fn heun_handover_is_what_makes_table_iii() {
 /// 0.024 / 0.006 % max deviation (notes).
 #[test]
 fn oversampled_rk4_reference() {
-    for (case, accum, dev) in [(paper::CASE_1, 0.0014, 0.024), (paper::CASE_2, 0.0015, 0.006)] {
+    for (case, accum, dev) in [
+        (paper::CASE_1, 0.0014, 0.024),
+        (paper::CASE_2, 0.0015, 0.006),
+    ] {
         let (k, mu, alpha, v_in) = case;
         let c = Contact::new(k, mu, alpha, paper::MASS);
         let s = run_sequence(
@@ -137,7 +178,15 @@ fn oversampled_rk4_reference() {
             Handover::Corrected,
             |_, _| {},
         );
-        assert!((s.accum_err_pct.abs() - accum).abs() < 1e-4, "accum {}", s.accum_err_pct);
-        assert!((s.max_dev_h_pct - dev).abs() < 1e-3, "dev {}", s.max_dev_h_pct);
+        assert!(
+            (s.accum_err_pct.abs() - accum).abs() < 1e-4,
+            "accum {}",
+            s.accum_err_pct
+        );
+        assert!(
+            (s.max_dev_h_pct - dev).abs() < 1e-3,
+            "dev {}",
+            s.max_dev_h_pct
+        );
     }
 }

@@ -13,6 +13,12 @@ use super::scheme::{ClampTarget, Method, Scheme};
 /// gain energy without bound when the contact is far shorter than one sample.
 const RUNAWAY_SPEED_RATIO: f64 = 1e6;
 
+/// A contact still going after this many samples has its analytic duration (eq 9)
+/// computed once; it is ended as runaway past `DURATION_FACTOR` times that. Short
+/// contacts never pay for the quadrature.
+const DURATION_CHECK_AFTER: u64 = 1024;
+const DURATION_FACTOR: f64 = 8.0;
+
 /// The per-sample state of one contact.
 #[derive(Clone, Copy, Debug)]
 pub struct Impact {
@@ -23,8 +29,11 @@ pub struct Impact {
     h_m: f64,
     /// The velocity the clamp sets at detachment (unused without clamp).
     v_target: f64,
-    /// Most samples a contact may last before it is ended as runaway.
+    /// Most samples a contact may last before it is ended as runaway: unbounded until
+    /// the analytic duration has been computed (lazily, see `check_duration`).
     max_samples: u64,
+    /// Sample count at which the duration check runs.
+    tau_check_at: u64,
     x: f64,
     v: f64,
     /// Force on the mass at the current state, reused as `f_n` by the next step.
@@ -56,8 +65,8 @@ impl Impact {
             h,
             h_m: h / contact.mass,
             v_target,
-            // One minute of contact at this rate: far beyond any contact in range.
-            max_samples: (60.0 * fs) as u64 + 1000,
+            max_samples: u64::MAX,
+            tau_check_at: DURATION_CHECK_AFTER,
             x: 0.0,
             v: v_in,
             f: 0.0,
@@ -103,6 +112,19 @@ impl Impact {
     #[inline]
     pub fn wall_force(&self) -> f64 {
         (-self.an.contact.force(self.x, self.v)).max(0.0)
+    }
+
+    /// Bounds the contact by its analytic duration (cold path, once per contact).
+    #[cold]
+    fn check_duration(&mut self) {
+        let tau = super::tau::contact_time(&self.an) / self.h;
+        let limit = DURATION_FACTOR * tau + 64.0;
+        self.max_samples = if limit.is_finite() {
+            limit as u64
+        } else {
+            u64::MAX
+        };
+        self.tau_check_at = u64::MAX;
     }
 
     /// Advances one sample. Returns whether the mass is still in contact afterwards.
@@ -159,8 +181,24 @@ impl Impact {
         self.v = v1;
         self.f = f1;
         if x1 > 0.0 && self.scheme.correction.hybrid() {
-            // Section IV-A1: keep v from the integrator, put x back on the curve (3).
-            self.x = self.an.x_of_v(v1);
+            // Section IV-A1: keep v from the integrator, put x back on the curve (3),
+            // and make the force handed to the next step that of the corrected state
+            // (x^α = x^{α+1}/x, no second powf). A force left over from the
+            // uncorrected x can lock explicit methods into a 2-cycle at large steps.
+            // The curve of this impact spans v ∈ (v_out, v_in), on the near side of
+            // v_lim = −1/μ; a velocity beyond v_lim belongs to the other region of
+            // phase space, which means the contact is over.
+            let p = self.an.x_pow_alpha1(v1);
+            if p > 0.0 && 1.0 + c.mu * v1 > 0.0 {
+                let xc = self.an.x_of_v(v1);
+                self.x = xc;
+                self.f = -c.k * (p / xc) * (1.0 + c.mu * v1);
+            } else {
+                self.x = 0.0;
+            }
+        }
+        if self.n >= self.tau_check_at {
+            self.check_duration();
         }
         if !(self.v.abs() <= RUNAWAY_SPEED_RATIO * self.an.v_in && self.x.is_finite())
             || self.n >= self.max_samples
