@@ -31,7 +31,12 @@ fn in_contact(c: &mut Criterion) {
                 })
             });
             if method == Method::Am1 {
-                eprintln!("am1/{}: Newton iterations mean {:.2}, max {}", correction.name(), imp.newton.mean(), imp.newton.max);
+                eprintln!(
+                    "am1/{}: Newton iterations mean {:.2}, max {}",
+                    correction.name(),
+                    imp.newton.mean(),
+                    imp.newton.max
+                );
             }
         }
     }

@@ -62,7 +62,7 @@ pub fn run_sequence(
         max_dev_h_pct: 0.0,
     };
     for i in 0..n {
-        if !(v_sim > 0.0) {
+        if v_sim.is_nan() || v_sim <= 0.0 {
             break;
         }
         let mut imp = Impact::new(contact, scheme, v_sim, fs);

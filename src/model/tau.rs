@@ -62,7 +62,7 @@ fn tanh_sinh(half: f64, f: impl Fn(f64, f64) -> f64) -> f64 {
         let (om, wt) = node(t);
         // Node at x = tanh(u): distances to the ends are half(1 − x) and half(1 + x).
         let (near, far) = (half * om, half * (2.0 - om));
-        if !(near > 0.0) || wt == 0.0 {
+        if near.is_nan() || near <= 0.0 || wt == 0.0 {
             return 0.0;
         }
         let right = f(near, far);

@@ -12,7 +12,7 @@ use super::contact::psi;
 /// form then polish the result to full precision.
 pub fn v_out_exact(mu: f64, v_in: f64) -> f64 {
     let a = mu * v_in;
-    if !(a > 0.0) || !a.is_finite() {
+    if !a.is_finite() || a <= 0.0 {
         // No damping (or a degenerate input): the elastic rebound.
         return -v_in;
     }
@@ -69,7 +69,7 @@ fn solve_s(c: f64) -> f64 {
 /// digits as `a → 0` where the literal form cancels.
 pub fn v_out_approx(mu: f64, v_in: f64) -> f64 {
     let a = mu * v_in;
-    if !(a > 0.0) || !a.is_finite() {
+    if !a.is_finite() || a <= 0.0 {
         return -v_in;
     }
     let q = a * (1.0 + a * (2.0 / 3.0 + a * (2.0 / 9.0 + a * (14.0 / 135.0))));
