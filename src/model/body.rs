@@ -336,15 +336,21 @@ impl ModalBody {
         if !self.active {
             return 0.0;
         }
-        let mut y = 0.0;
+        // The update has no loop-carried dependence and vectorises; the output sum is
+        // kept apart, in four partial sums, so it does not serialise the loop.
         for k in 0..MODES {
             let re = self.re[k] * self.c[k] - self.im[k] * self.s[k] + u;
             let im = self.re[k] * self.s[k] + self.im[k] * self.c[k];
             self.re[k] = re;
             self.im[k] = im;
-            y += self.g[k] * im;
         }
-        y
+        let mut acc = [0.0; 4];
+        for k in (0..MODES).step_by(4) {
+            for j in 0..4 {
+                acc[j] += self.g[k + j] * self.im[k + j];
+            }
+        }
+        (acc[0] + acc[1]) + (acc[2] + acc[3])
     }
 
     /// An upper bound of the output amplitude from here on: `Σ g_k |z_k|`.
