@@ -32,6 +32,8 @@ pub struct Impact {
     /// Most samples a contact may last before it is ended as runaway: unbounded until
     /// the analytic duration has been computed (lazily, see `check_duration`).
     max_samples: u64,
+    /// Speed beyond which the contact counts as runaway.
+    v_runaway: f64,
     /// Sample count at which the duration check runs.
     tau_check_at: u64,
     x: f64,
@@ -67,6 +69,7 @@ impl Impact {
             v_target,
             max_samples: u64::MAX,
             tau_check_at: DURATION_CHECK_AFTER,
+            v_runaway: RUNAWAY_SPEED_RATIO * v_in,
             x: 0.0,
             v: v_in,
             f: 0.0,
@@ -200,9 +203,7 @@ impl Impact {
         if self.n >= self.tau_check_at {
             self.check_duration();
         }
-        if !(self.v.abs() <= RUNAWAY_SPEED_RATIO * self.an.v_in && self.x.is_finite())
-            || self.n >= self.max_samples
-        {
+        if !(self.v.abs() <= self.v_runaway && self.x.is_finite()) || self.n >= self.max_samples {
             self.runaway = true;
             self.x = 0.0;
             self.v = if self.v_target.is_nan() {
