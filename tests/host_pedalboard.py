@@ -20,17 +20,18 @@ FS = 48000
 
 EXPECTED = {
     # name -> unit suffix the host shows (pedalboard's `label`)
-    "min_speed": "m/s",
-    "max_speed": "m/s",
-    "mass": "kg",
-    "stiffness": "N/m^α",
-    "damping_μ": "s/m",
-    "gravity": "m/s²",
-    "body_pitch": "Hz",
-    "decay_t60": "s",
-    "gain": "dB",
+    # (pedalboard appends the unit to the Python name)
+    "min_speed_m_s": "m/s",
+    "max_speed_m_s": "m/s",
+    "mass_kg": "kg",
+    "stiffness_n_m": "N/m^α",
+    "damping_s_m": "s/m",
+    "gravity_m_s": "m/s²",
+    "body_pitch_hz": "Hz",
+    "decay_t60_s": "s",
+    "gain_db": "dB",
 }
-NAMES = ["velocity_curve", "exponent_α", "integrator", "correction", "clamp_target",
+NAMES = ["velocity_curve", "exponent", "integrator", "correction", "clamp_target",
          "bouncing", "body", "key_tracking", "brightness", "strike_position", "body_mix",
          "voices"]
 
@@ -72,7 +73,7 @@ def audio_tests():
     check(np.max(np.abs(y[:, : start - 1])) == 0.0, "silence before the note")
     check(abs(first - start) <= 1, f"sound starts at the note's time ({first} vs {start})")
 
-    params["stiffness"].raw_value = 0.9  # 1e11 N/m^α
+    params["stiffness_n_m"].raw_value = 0.9  # 1e11 N/m^α
     y2 = render(p)
     diff = float(np.max(np.abs(y2 - y)))
     check(np.all(np.isfinite(y2)) and diff > 1e-3, f"changing stiffness changes the sound (max diff {diff:.4f})")
