@@ -139,3 +139,86 @@ fn paper_prints_every_table_and_sequence_runs() {
     assert_eq!(stdout.lines().count(), 7, "{stdout}");
     assert!(stdout.contains("after 5 impacts"));
 }
+
+#[test]
+fn render_errors_name_the_argument() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["render", "--note", "200", "--out", "/tmp/x.wav"],
+            "--note",
+        ),
+        (
+            &["render", "--velocity", "0", "--out", "/tmp/x.wav"],
+            "--velocity",
+        ),
+        (&["render"], "--out"),
+        (&["render", "--out", "/tmp/x.wav", "--k", "1e13"], "--k"),
+        (&["render", "--out", "/tmp/x.wav", "--mass", "2"], "--mass"),
+        (
+            &["render", "--out", "/tmp/x.wav", "--duration", "-1"],
+            "--duration",
+        ),
+        (
+            &["render", "--out", "/tmp/x.wav", "--bouncing", "maybe"],
+            "--bouncing",
+        ),
+        (
+            &["render", "--out", "/tmp/x.wav", "--body", "drum"],
+            "--body",
+        ),
+        (&["render", "--out", "/tmp/x.wav", "--fs", "0"], "--fs"),
+        (&["render", "--out", "/nonexistent-dir/x.wav"], "--out"),
+    ];
+    for (args, name) in cases {
+        let (code, _, stderr) = rebound(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        let first = stderr.lines().next().unwrap_or("");
+        assert!(
+            first.contains(name) && !stderr.contains("panicked"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn render_writes_a_sounding_wav_and_a_png() {
+    let dir = std::env::temp_dir().join(format!("rebound-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (wav, png) = (dir.join("hit.wav"), dir.join("hit.png"));
+    let (code, stdout, stderr) = rebound(&[
+        "render",
+        "--note",
+        "64",
+        "--velocity",
+        "127",
+        "--duration",
+        "0.5",
+        "--fs",
+        "44100",
+        "--body",
+        "plate",
+        "--bouncing",
+        "on",
+        "--out",
+        wav.to_str().unwrap(),
+        "--plot",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("wrote"), "{stdout}");
+    let bytes = std::fs::read(&wav).unwrap();
+    assert_eq!(&bytes[0..4], b"RIFF");
+    assert_eq!(&bytes[8..12], b"WAVE");
+    let data = &bytes[44..];
+    assert_eq!(data.len(), 22_050 * 2 * 4, "0.5 s of stereo f32");
+    let samples: Vec<f32> = data
+        .chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    assert!(samples.iter().all(|s| s.is_finite()));
+    let peak = samples.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    assert!(peak > 1e-3 && peak <= 2.0, "peak {peak}");
+    let png_bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&png_bytes[1..4], b"PNG");
+    std::fs::remove_dir_all(&dir).ok();
+}

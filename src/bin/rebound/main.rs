@@ -3,6 +3,7 @@
 
 mod args;
 mod json;
+mod render;
 
 use args::{ArgError, Options};
 use rebound::model::paper::{self, Table, TableId};
@@ -15,6 +16,11 @@ const USAGE: &str = "usage:
   rebound simulate [contact options] [--v-in V] [--json]
   rebound sequence [contact options] [--v-in V] [--impacts N] [--gravity G]
                    [--paper-heun-handover] [--json]
+  rebound render --out FILE.wav [--note N] [--velocity 1..127] [--duration S] [--fs FS]
+                 [--plot FILE.png] [every plugin parameter: --k --mu --alpha --mass
+                 --v-min --v-max --velocity-curve --method --correction --clamp-target
+                 --bouncing on|off --gravity --body none|bar|plate|membrane|bell|wood
+                 --body-freq --key-track --t60 --brightness --position --mix --gain --voices]
 contact options:
   --k K (N/m^alpha, > 0)  --mu MU (s/m, >= 0)  --alpha A (>= 1)  --mass M (kg, > 0)
   --fs FS (Hz, > 0)  --method verlet|heun|rk4|am1
@@ -42,6 +48,7 @@ fn run(argv: &[String]) -> Result<String, ArgError> {
         "paper" => cmd_paper(rest),
         "simulate" => cmd_simulate(rest),
         "sequence" => cmd_sequence(rest),
+        "render" => render::cmd_render(rest),
         "help" | "--help" | "-h" => Ok(USAGE.to_string()),
         other => Err(ArgError(format!("unknown command '{other}'\n{USAGE}"))),
     }

@@ -1,0 +1,257 @@
+//! `rebound render`: notes through the plugin's own voice engine, offline, to a WAV
+//! file (and optionally a PNG of the waveform, force pulse and energy drift). Every
+//! plugin parameter is an option, validated against the plugin's own ranges.
+
+use crate::args::{ArgError, Options};
+use nice_plug::prelude::FloatRange;
+use rebound::engine::{self, EngineParams, MAX_VOICES, NoteSpec};
+use rebound::model::body::BodyType;
+use rebound::params;
+use rebound::render::{write_plot, write_wav};
+use std::path::PathBuf;
+
+/// A numeric option, its range (shared with the plugin) and whether the plugin stores
+/// it as a base-10 logarithm.
+struct Numeric {
+    name: &'static str,
+    range: fn() -> FloatRange,
+    log10: bool,
+    set: fn(&mut EngineParams, f64),
+    get: fn(&EngineParams) -> f64,
+}
+
+const NUMERIC: [Numeric; 16] = [
+    Numeric {
+        name: "v-min",
+        range: params::speed_range,
+        log10: true,
+        set: |p, v| p.v_min = v,
+        get: |p| p.v_min,
+    },
+    Numeric {
+        name: "v-max",
+        range: params::speed_range,
+        log10: true,
+        set: |p, v| p.v_max = v,
+        get: |p| p.v_max,
+    },
+    Numeric {
+        name: "velocity-curve",
+        range: params::velocity_curve_range,
+        log10: false,
+        set: |p, v| p.velocity_curve = v,
+        get: |p| p.velocity_curve,
+    },
+    Numeric {
+        name: "mass",
+        range: params::mass_range,
+        log10: true,
+        set: |p, v| p.mass = v,
+        get: |p| p.mass,
+    },
+    Numeric {
+        name: "k",
+        range: params::stiffness_range,
+        log10: true,
+        set: |p, v| p.k = v,
+        get: |p| p.k,
+    },
+    Numeric {
+        name: "alpha",
+        range: params::alpha_range,
+        log10: false,
+        set: |p, v| p.alpha = v,
+        get: |p| p.alpha,
+    },
+    Numeric {
+        name: "mu",
+        range: params::damping_range,
+        log10: true,
+        set: |p, v| p.mu = v,
+        get: |p| p.mu,
+    },
+    Numeric {
+        name: "gravity",
+        range: params::gravity_range,
+        log10: false,
+        set: |p, v| p.gravity = v,
+        get: |p| p.gravity,
+    },
+    Numeric {
+        name: "body-freq",
+        range: params::body_freq_range,
+        log10: false,
+        set: |p, v| p.body_freq = v,
+        get: |p| p.body_freq,
+    },
+    Numeric {
+        name: "key-track",
+        range: params::unit_range,
+        log10: false,
+        set: |p, v| p.key_track = v,
+        get: |p| p.key_track,
+    },
+    Numeric {
+        name: "t60",
+        range: params::t60_range,
+        log10: false,
+        set: |p, v| p.t60 = v,
+        get: |p| p.t60,
+    },
+    Numeric {
+        name: "brightness",
+        range: params::unit_range,
+        log10: false,
+        set: |p, v| p.brightness = v,
+        get: |p| p.brightness,
+    },
+    Numeric {
+        name: "position",
+        range: params::unit_range,
+        log10: false,
+        set: |p, v| p.position = v,
+        get: |p| p.position,
+    },
+    Numeric {
+        name: "mix",
+        range: params::unit_range,
+        log10: false,
+        set: |p, v| p.mix = v,
+        get: |p| p.mix,
+    },
+    Numeric {
+        name: "gain",
+        range: params::gain_range,
+        log10: false,
+        set: |p, v| p.gain_db = v,
+        get: |p| p.gain_db,
+    },
+    Numeric {
+        name: "voices",
+        range: voices_range,
+        log10: false,
+        set: |p, v| p.voices = v as usize,
+        get: |p| p.voices as f64,
+    },
+];
+
+fn voices_range() -> FloatRange {
+    FloatRange::Linear {
+        min: 1.0,
+        max: MAX_VOICES as f32,
+    }
+}
+
+/// The range's ends in physical units, with a little slack for f32 rounding.
+fn bounds(n: &Numeric) -> (f64, f64) {
+    let r = (n.range)();
+    let (lo, hi) = (r.unnormalize(0.0) as f64, r.unnormalize(1.0) as f64);
+    let (lo, hi) = if n.log10 {
+        (10f64.powf(lo), 10f64.powf(hi))
+    } else {
+        (lo, hi)
+    };
+    (lo * (1.0 - 1e-6), hi * (1.0 + 1e-6))
+}
+
+pub fn options() -> Vec<&'static str> {
+    let mut v: Vec<&str> = NUMERIC.iter().map(|n| n.name).collect();
+    v.extend([
+        "note",
+        "velocity",
+        "duration",
+        "out",
+        "plot",
+        "fs",
+        "method",
+        "correction",
+        "clamp-target",
+        "bouncing",
+        "body",
+    ]);
+    v
+}
+
+pub fn cmd_render(rest: &[String]) -> Result<String, ArgError> {
+    let valued = options();
+    let o = Options::parse(rest, &valued, &[])?;
+    let mut p = EngineParams::default();
+    for n in &NUMERIC {
+        let (lo, hi) = bounds(n);
+        let v = o.number(
+            n.name,
+            (n.get)(&p),
+            &format!("in {lo:.4e}..{hi:.4e}"),
+            |v| (lo..=hi).contains(&v),
+        )?;
+        (n.set)(&mut p, v);
+    }
+    if p.v_min > p.v_max {
+        return Err(ArgError(format!(
+            "--v-min: must not exceed --v-max ({} > {})",
+            p.v_min, p.v_max
+        )));
+    }
+    p.method = o.get("method", p.method)?;
+    p.correction = o.get("correction", p.correction)?;
+    p.clamp_target = o.get("clamp-target", p.clamp_target)?;
+    p.body = o.get::<BodyType>("body", p.body)?;
+    p.bouncing = match o.get::<String>("bouncing", "off".into())?.as_str() {
+        "on" | "true" | "1" => true,
+        "off" | "false" | "0" => false,
+        other => {
+            return Err(ArgError(format!(
+                "--bouncing: expected on or off (got '{other}')"
+            )));
+        }
+    };
+    let note: u8 = o.get("note", 60)?;
+    if note > 127 {
+        return Err(ArgError(format!("--note: must be 0 to 127 (got {note})")));
+    }
+    let velocity: u8 = o.get("velocity", 100)?;
+    if !(1..=127).contains(&velocity) {
+        return Err(ArgError(format!(
+            "--velocity: must be a MIDI velocity 1 to 127 (got {velocity})"
+        )));
+    }
+    let duration = o.number("duration", 2.0, "in (0, 600] s", |v| v > 0.0 && v <= 600.0)?;
+    let fs = o.number("fs", 48_000.0, "in 8000..768000 Hz", |v| {
+        (8_000.0..=768_000.0).contains(&v)
+    })?;
+    let out: PathBuf = o
+        .get::<String>("out", String::new())?
+        .parse()
+        .map_err(|_| ArgError("--out: not a path".into()))?;
+    if out.as_os_str().is_empty() {
+        return Err(ArgError("--out: missing (the WAV file to write)".into()));
+    }
+    let plot: Option<PathBuf> = match o.get::<String>("plot", String::new())? {
+        s if s.is_empty() => None,
+        s => Some(PathBuf::from(s)),
+    };
+    let samples = (duration * fs).round().max(1.0) as usize;
+    let notes = [NoteSpec {
+        at: 0,
+        key: note,
+        velocity: velocity as f32 / 127.0,
+    }];
+    let r = engine::render(&p, fs, &notes, samples);
+    write_wav(&out, fs.round() as u32, 2, &r.audio)
+        .map_err(|e| ArgError(format!("--out: cannot write {}: {e}", out.display())))?;
+    if let Some(path) = &plot {
+        write_plot(path, &r)
+            .map_err(|e| ArgError(format!("--plot: cannot write {}: {e}", path.display())))?;
+    }
+    let peak = r.audio.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    Ok(format!(
+        "wrote {} ({:.3} s at {} Hz, stereo float): peak {:.2} dBFS, {} guard events{}",
+        out.display(),
+        duration,
+        fs,
+        20.0 * (peak.max(1e-12) as f64).log10(),
+        r.guard_events,
+        plot.map(|p| format!("; plot {}", p.display()))
+            .unwrap_or_default()
+    ))
+}
