@@ -36,7 +36,7 @@ fn bench_voice(c: &mut Criterion) {
                 if n % 256 == 0 || !v.in_contact() {
                     v.strike(&p, 60, 1.0, 0);
                 }
-                black_box(v.tick(&p, 0.7).ok())
+                black_box(v.tick(&p, 0.7))
             });
         });
     }
@@ -50,7 +50,7 @@ fn bench_voice(c: &mut Criterion) {
         while v.in_contact() {
             let _ = v.tick(&p, 0.7);
         }
-        b.iter(|| black_box(v.tick(&p, 0.7).ok()));
+        b.iter(|| black_box(v.tick(&p, 0.7)));
     });
     g.finish();
 }

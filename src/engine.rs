@@ -498,7 +498,7 @@ impl Engine {
                     continue;
                 }
                 match self.voices[i].tick(&p, mix) {
-                    Ok(s) => {
+                    Some(s) => {
                         sum += s.out;
                         fsum += s.force;
                         if self.tracer.slot == Some(i) {
@@ -508,7 +508,7 @@ impl Engine {
                             self.report(i);
                         }
                     }
-                    Err(()) => {
+                    None => {
                         self.guard_events += 1;
                         self.report(i);
                     }

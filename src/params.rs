@@ -112,8 +112,11 @@ fn v2s_log10() -> Arc<dyn Fn(f32) -> String + Send + Sync> {
     })
 }
 
+/// The framework's string-to-value callback.
+type StringToValue = Arc<dyn Fn(&str) -> Option<f32> + Send + Sync>;
+
 /// Parses a physical value (unit optional) into its log10.
-fn s2v_log10() -> Arc<dyn Fn(&str) -> Option<f32> + Send + Sync> {
+fn s2v_log10() -> StringToValue {
     Arc::new(|s| {
         let num: String = s
             .trim()

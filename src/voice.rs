@@ -240,13 +240,15 @@ impl Voice {
     }
 
     /// One sample. `mix` is the smoothed body/dry mix. Returns the output and what the
-    /// contact did; `Err(())` when the guard reset the voice.
+    /// contact did; `None` when the guard reset the voice.
     #[inline]
-    pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Result<VoiceSample, ()> {
+    pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
         let mut s = BounceSample::default();
         let mut u = 0.0;
-        if let Some(b) = self.bouncer.as_mut() {
-            if !b.is_done() {
+        if let Some(b) = self.bouncer.as_mut()
+            && !b.is_done()
+        {
+            {
                 let was_in_contact = matches!(b.phase(), Phase::Contact);
                 let norm = &mut self.norm;
                 let fs = self.fs;
@@ -288,9 +290,9 @@ impl Voice {
         self.declick *= self.declick_coef;
         let y = ((1.0 - mix) * dry + mix * FULL_SCALE * body + self.declick) * self.fade;
         self.last_dry = (1.0 - mix) * dry;
-        if !(y.abs() < RUNAWAY_LEVEL) {
+        if y.is_nan() || y.abs() >= RUNAWAY_LEVEL {
             self.kill();
-            return Err(());
+            return None;
         }
         self.last_out = y;
         if self.fade_step > 0.0 {
@@ -299,7 +301,7 @@ impl Voice {
                 self.kill();
             }
         }
-        Ok(VoiceSample {
+        Some(VoiceSample {
             out: y,
             force: u,
             contact: s,

@@ -216,7 +216,11 @@ fn mode_shape(
             // Mode shape about the centre (ξ = ½ + ½ p): even modes are symmetric,
             // odd ones antisymmetric; the free ends move in every mode.
             let s = b * 0.5 * p;
-            let shape = if k % 2 == 0 { s.cos() } else { s.sin() };
+            let shape = if k.is_multiple_of(2) {
+                s.cos()
+            } else {
+                s.sin()
+            };
             (ratio, 0.15 + shape.abs())
         }
         BodyType::Plate => {
@@ -346,8 +350,8 @@ impl ModalBody {
         }
         let mut acc = [0.0; 4];
         for k in (0..MODES).step_by(4) {
-            for j in 0..4 {
-                acc[j] += self.g[k + j] * self.im[k + j];
+            for (j, a) in acc.iter_mut().enumerate() {
+                *a += self.g[k + j] * self.im[k + j];
             }
         }
         (acc[0] + acc[1]) + (acc[2] + acc[3])
