@@ -248,41 +248,39 @@ impl Voice {
         if let Some(b) = self.bouncer.as_mut()
             && !b.is_done()
         {
-            {
-                let was_in_contact = matches!(b.phase(), Phase::Contact);
-                let norm = &mut self.norm;
-                let fs = self.fs;
-                let v_max = p.v_max.max(p.v_min);
-                s = b.step(|| {
-                    // Latching at onset: the new impact takes the parameters of now.
-                    let (c, sch) = contact_of(p);
-                    if norm.contact != c || norm.v_max != v_max {
-                        *norm = Norm::new(c, v_max, fs);
-                    }
-                    (c, sch)
-                });
-                let imp = b.impact();
-                if s.onset {
-                    let an = imp.analytic();
-                    self.prev_v = an.v_in;
-                    // Impulse budget of this impact: the exact momentum transfer of
-                    // eq (6), with room for audible integrator error.
-                    let dv = an.v_in - an.v_out();
-                    self.budget =
-                        IMPULSE_MARGIN * an.contact.mass * dv.max(0.0) * fs * self.norm.inv_peak;
+            let was_in_contact = matches!(b.phase(), Phase::Contact);
+            let norm = &mut self.norm;
+            let fs = self.fs;
+            let v_max = p.v_max.max(p.v_min);
+            s = b.step(|| {
+                // Latching at onset: the new impact takes the parameters of now.
+                let (c, sch) = contact_of(p);
+                if norm.contact != c || norm.v_max != v_max {
+                    *norm = Norm::new(c, v_max, fs);
                 }
-                if was_in_contact || s.onset {
-                    // The wall force averaged over this sample: the momentum the mass
-                    // gave the wall, m (v_{n−1} − v_n), times fs. Unlike the force
-                    // sampled at the sample instant it conserves the impulse exactly,
-                    // also for a contact shorter than one sample (which would
-                    // otherwise fall between two samples and be silent).
-                    let v = imp.v();
-                    let f_avg = imp.analytic().contact.mass * (self.prev_v - v) * fs;
-                    self.prev_v = v;
-                    u = (f_avg * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(self.budget));
-                    self.budget -= u;
-                }
+                (c, sch)
+            });
+            let imp = b.impact();
+            if s.onset {
+                let an = imp.analytic();
+                self.prev_v = an.v_in;
+                // Impulse budget of this impact: the exact momentum transfer of
+                // eq (6), with room for audible integrator error.
+                let dv = an.v_in - an.v_out();
+                self.budget =
+                    IMPULSE_MARGIN * an.contact.mass * dv.max(0.0) * fs * self.norm.inv_peak;
+            }
+            if was_in_contact || s.onset {
+                // The wall force averaged over this sample: the momentum the mass
+                // gave the wall, m (v_{n−1} − v_n), times fs. Unlike the force
+                // sampled at the sample instant it conserves the impulse exactly,
+                // also for a contact shorter than one sample (which would
+                // otherwise fall between two samples and be silent).
+                let v = imp.v();
+                let f_avg = imp.analytic().contact.mass * (self.prev_v - v) * fs;
+                self.prev_v = v;
+                u = (f_avg * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(self.budget));
+                self.budget -= u;
             }
         }
         let body = self.body.tick(u * self.norm.body_drive);
