@@ -42,6 +42,8 @@ pub struct Bouncer {
     impact: Impact,
     phase: Phase,
     fs: f64,
+    /// `1/fs`, kept so the flight update has no division.
+    h: f64,
     /// `Some(g)` in bouncing mode (m/s², > 0), `None` for a single impact.
     gravity: Option<f64>,
     impacts: u32,
@@ -61,6 +63,7 @@ impl Bouncer {
             impact: Impact::new(contact, scheme, v_in, fs),
             phase: Phase::Contact,
             fs,
+            h: 1.0 / fs,
             gravity: gravity.filter(|g| *g > 0.0 && g.is_finite()),
             impacts: 1,
             pending_onset: true,
@@ -103,7 +106,7 @@ impl Bouncer {
             }
             Phase::Flight { x, v } => {
                 let g = self.gravity.unwrap_or(0.0);
-                let h = 1.0 / self.fs;
+                let h = self.h;
                 // Exact ballistic update under constant acceleration g (into the wall).
                 let x1 = x + h * v + 0.5 * g * h * h;
                 let v1 = v + g * h;

@@ -1,6 +1,6 @@
 //! Outbound velocity: the exact root of eq (6) and the approximation `ṽ_out` of eq (7).
 
-use super::contact::psi;
+use super::contact::{PSI_SERIES_BELOW, psi};
 
 /// Exact outbound velocity `v_out` (negative), the root of eq (6) other than `v_in`.
 ///
@@ -16,7 +16,12 @@ pub fn v_out_exact(mu: f64, v_in: f64) -> f64 {
         // No damping (or a degenerate input): the elastic rebound.
         return -v_in;
     }
-    -solve_s(a * a * psi(a)) / mu
+    let c = if a < PSI_SERIES_BELOW {
+        a * a * psi(a)
+    } else {
+        a - a.ln_1p()
+    };
+    -solve_s(c) / mu
 }
 
 /// Solves `−s − ln(1 − s) = c` for `s ∈ (0, 1)`.
@@ -31,8 +36,13 @@ fn solve_s(c: f64) -> f64 {
                         + p * (-43.0 / 540.0 + p * (769.0 / 17280.0 + p * (-221.0 / 8505.0))))));
         s = s.clamp(f64::MIN_POSITIVE, 1.0 - f64::EPSILON);
         for _ in 0..8 {
-            // h(s) = s² ψ(−s) − c, h'(s) = s / (1 − s).
-            let step = (s * s * psi(-s) - c) * (1.0 - s) / s;
+            // h(s) = −s − ln(1 − s) − c = s² ψ(−s) − c, h'(s) = s / (1 − s).
+            let h = if s < PSI_SERIES_BELOW {
+                s * s * psi(-s)
+            } else {
+                -s - (-s).ln_1p()
+            } - c;
+            let step = h * (1.0 - s) / s;
             let next = (s - step).clamp(0.5 * s, 0.5 * (1.0 + s));
             // Newton's error after a step is about step² / (2 s (1 − s)): a step
             // below 1e-9 s leaves ~1e-18, so no confirming iteration is needed.
