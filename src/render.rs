@@ -176,7 +176,9 @@ pub fn write_plot(path: &Path, r: &Rendered) -> io::Result<()> {
     for (i, d) in drift.iter().enumerate() {
         let x0 = i * w / n.max(1);
         let x1 = ((i + 1) * w / n.max(1)).saturating_sub(2).max(x0);
-        let y = top + h / 2 - ((d / m) * (h / 2 - 2) as f32) as isize as usize;
+        // Signed offset from the zero line (a negative drift plots below it).
+        let offset = ((d / m) * (h / 2 - 2) as f32) as isize;
+        let y = ((top + h / 2) as isize - offset).clamp(top as isize, (top + h) as isize) as usize;
         for x in x0..=x1 {
             c.vline(x, top + h / 2, y, [40, 160, 60]);
         }

@@ -164,8 +164,9 @@ impl Impact {
                 let l3 = h * (v + 0.5 * k2);
                 let k4 = hm * c.force(x + l3, v + k3);
                 let l4 = h * (v + k3);
-                let x1 = x + (l1 + 2.0 * l2 + 2.0 * l3 + l4) / 6.0;
-                let v1 = v + (k1 + 2.0 * k2 + 2.0 * k3 + k4) / 6.0;
+                const SIXTH: f64 = 1.0 / 6.0;
+                let x1 = x + (l1 + 2.0 * l2 + 2.0 * l3 + l4) * SIXTH;
+                let v1 = v + (k1 + 2.0 * k2 + 2.0 * k3 + k4) * SIXTH;
                 (x1, v1, 0.0)
             }
             Method::Am1 => {
