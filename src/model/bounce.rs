@@ -15,10 +15,14 @@ use super::scheme::Scheme;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Phase {
     Contact,
-    /// Ballistic flight: compression `x < 0` and velocity `v`, exact under gravity.
+    /// Ballistic flight from the detachment state `(x0, v0)`, `n` samples in, back at
+    /// the wall at sample `n_return`. Position and velocity at any sample follow in
+    /// closed form (see [`Bouncer::flight_state`]).
     Flight {
-        x: f64,
-        v: f64,
+        x0: f64,
+        v0: f64,
+        n: u64,
+        n_return: u64,
     },
     Done,
 }
@@ -40,10 +44,6 @@ pub struct Bouncer {
     impact: Impact,
     phase: Phase,
     fs: f64,
-    /// `1/fs`, `g/fs` and `g/(2fs²)`: the flight update is two multiply-adds.
-    h: f64,
-    g_h: f64,
-    half_g_h2: f64,
     /// `Some(g)` in bouncing mode (m/s², > 0), `None` for a single impact.
     gravity: Option<f64>,
     impacts: u32,
@@ -60,14 +60,10 @@ impl Bouncer {
         gravity: Option<f64>,
     ) -> Self {
         let gravity = gravity.filter(|g| *g > 0.0 && g.is_finite());
-        let (g, h) = (gravity.unwrap_or(0.0), 1.0 / fs);
         Self {
             impact: Impact::new(contact, scheme, v_in, fs),
             phase: Phase::Contact,
             fs,
-            h,
-            g_h: g * h,
-            half_g_h2: 0.5 * g * h * h,
             gravity,
             impacts: 1,
             pending_onset: true,
@@ -80,6 +76,18 @@ impl Bouncer {
     pub fn is_done(&self) -> bool {
         self.phase == Phase::Done
     }
+    /// `(x, v)` of the mass in flight (exact ballistic motion), or `None` off flight.
+    pub fn flight_state(&self) -> Option<(f64, f64)> {
+        match self.phase {
+            Phase::Flight { x0, v0, n, .. } => {
+                let g = self.gravity.unwrap_or(0.0);
+                let t = n as f64 / self.fs;
+                Some((x0 + v0 * t + 0.5 * g * t * t, v0 + g * t))
+            }
+            _ => None,
+        }
+    }
+
     /// The contact in progress, or the last one.
     pub fn impact(&self) -> &Impact {
         &self.impact
@@ -106,15 +114,18 @@ impl Bouncer {
                     detached: !still,
                 }
             }
-            Phase::Flight { x, v } => {
-                // Exact ballistic update under constant acceleration g (into the wall).
-                let x1 = x + self.h * v + self.half_g_h2;
-                let v1 = v + self.g_h;
-                if x1 >= 0.0 {
-                    // Returns to the wall within this sample: start the next impact
-                    // aligned, with the exact return speed |v_out| (energy conserved).
+            Phase::Flight {
+                x0,
+                v0,
+                n,
+                n_return,
+            } => {
+                let n = n + 1;
+                if n >= n_return {
+                    // Back at the wall within this sample: start the next impact
+                    // aligned, with the exact return speed (flight conserves energy).
                     let g = self.gravity.unwrap_or(0.0);
-                    let v_in = (v * v - 2.0 * g * x).max(0.0).sqrt();
+                    let v_in = (v0 * v0 - 2.0 * g * x0).max(0.0).sqrt();
                     let (contact, scheme) = next();
                     self.impact = Impact::new(contact, scheme, v_in, self.fs);
                     self.impacts += 1;
@@ -128,20 +139,33 @@ impl Bouncer {
                         detached: !still,
                     }
                 } else {
-                    self.phase = Phase::Flight { x: x1, v: v1 };
+                    self.phase = Phase::Flight {
+                        x0,
+                        v0,
+                        n,
+                        n_return,
+                    };
                     BounceSample::default()
                 }
             }
         }
     }
 
+    /// Flight after a detachment at `(x0 ≤ 0, v0 < 0)`: under constant `g` toward the
+    /// wall the return time is the positive root of `x0 + v0 t + g t²/2 = 0`, so the
+    /// flight is known in closed form and costs a counter per sample.
     fn after_contact(&self) -> Phase {
-        let v_out = self.impact.v();
+        let (x0, v0) = (self.impact.x().min(0.0), self.impact.v());
         match self.gravity {
-            Some(g) if v_out < 0.0 && 2.0 * v_out.abs() / g * self.fs >= 1.0 => Phase::Flight {
-                x: self.impact.x().min(0.0),
-                v: v_out,
-            },
+            Some(g) if v0 < 0.0 && 2.0 * v0.abs() / g * self.fs >= 1.0 => {
+                let t_return = (-v0 + (v0 * v0 - 2.0 * g * x0).sqrt()) / g;
+                Phase::Flight {
+                    x0,
+                    v0,
+                    n: 0,
+                    n_return: ((t_return * self.fs).ceil() as u64).max(1),
+                }
+            }
             _ => Phase::Done,
         }
     }
