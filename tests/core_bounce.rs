@@ -19,15 +19,15 @@ fn flights_last_two_v_out_over_g_and_return_with_the_same_speed() {
         let mut flights = 0;
         while !b.is_done() && n < 600 * fs as u64 {
             let o = b.step(|| (c, s));
-            if o.onset {
-                if let Some(d) = detached_at.take() {
-                    let flight = (n - d) as f64;
-                    let expected = 2.0 * f64::abs(v_out) / g * fs;
-                    assert!((flight - expected).abs() <= 1.0, "{flight} vs {expected}");
-                    // Clamped exit at x = 0: the return speed is exactly |v_out|.
-                    assert_eq!(b.impact().analytic().v_in, f64::abs(v_out));
-                    flights += 1;
-                }
+            if o.onset
+                && let Some(d) = detached_at.take()
+            {
+                let flight = (n - d) as f64;
+                let expected = 2.0 * f64::abs(v_out) / g * fs;
+                assert!((flight - expected).abs() <= 1.0, "{flight} vs {expected}");
+                // Clamped exit at x = 0: the return speed is exactly |v_out|.
+                assert_eq!(b.impact().analytic().v_in, f64::abs(v_out));
+                flights += 1;
             }
             if o.detached {
                 detached_at = Some(n);
