@@ -94,6 +94,18 @@ impl Default for EngineParams {
     }
 }
 
+/// The body settings the engine smooths, in the order of `body_smooth`: pitch and
+/// decay glide in the log domain (a glide in Hz or seconds would sound uneven).
+fn body_targets(p: &EngineParams) -> [f64; 5] {
+    [
+        p.body_freq.ln(),
+        p.key_track,
+        p.t60.ln(),
+        p.brightness,
+        p.position,
+    ]
+}
+
 /// A voice that ended, reported to the host (CLAP voice terminated).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Terminated {
@@ -303,18 +315,11 @@ impl Engine {
         self.gain = Smoothed::new(gain_of_db(self.params.gain_db), SMOOTHING_TIME, fs);
         self.mix = Smoothed::new(self.params.mix, SMOOTHING_TIME, fs);
         let control_rate = fs / CONTROL_BLOCK as f64;
-        let p = self.params;
-        let init = [
-            p.body_freq.ln(),
-            p.key_track,
-            p.t60.ln(),
-            p.brightness,
-            p.position,
-        ];
+        let init = body_targets(&self.params);
         for (s, v) in self.body_smooth.iter_mut().zip(init) {
             *s = Smoothed::new(v, SMOOTHING_TIME, control_rate);
         }
-        self.body_params = p;
+        self.body_params = self.params;
         self.dc_r = (-2.0 * std::f64::consts::PI * DC_CORNER / fs).exp();
         self.reset();
     }
@@ -534,13 +539,7 @@ impl Engine {
     /// Control rate: body smoothing and retuning, end of silent voices.
     fn control_tick(&mut self) {
         let p = self.params;
-        let targets = [
-            p.body_freq.ln(),
-            p.key_track,
-            p.t60.ln(),
-            p.brightness,
-            p.position,
-        ];
+        let targets = body_targets(&p);
         let mut vals = [0.0; 5];
         for (i, t) in targets.into_iter().enumerate() {
             vals[i] = self.body_smooth[i].next(t);

@@ -23,14 +23,7 @@ fn peak_db(p: &EngineParams, fs: f64) -> f64 {
 #[test]
 fn full_velocity_peaks_near_minus_6_dbfs() {
     let mut worst = (0.0f64, String::new());
-    for body in [
-        BodyType::None,
-        BodyType::Bar,
-        BodyType::Plate,
-        BodyType::Membrane,
-        BodyType::Bell,
-        BodyType::WoodBlock,
-    ] {
+    for body in BodyType::ALL {
         for k in [1e4, 1e7, 1e10] {
             for alpha in [1.0, 1.5, 3.0] {
                 for mu in [1e-3, 0.5, 5.0] {
