@@ -43,6 +43,25 @@ fn in_contact(c: &mut Criterion) {
         }
     }
     group.finish();
+    // A general exponent (Table II(a)'s α = 1.3) takes `exp(α ln x)` instead of the
+    // Hertz exponent's `x√x`.
+    let mut group = c.benchmark_group("contact_ns_per_sample_alpha_1.3");
+    let general = Contact::new(1e3, 0.5, 1.3, 0.01);
+    for method in Method::ALL {
+        for correction in [Correction::None, Correction::Both] {
+            let scheme = Scheme::new(method, correction, ClampTarget::Exact);
+            let mut imp = Impact::new(general, scheme, V_IN, FS);
+            group.bench_function(format!("{}/{}", method.name(), correction.name()), |b| {
+                b.iter(|| {
+                    if !imp.step() {
+                        imp = Impact::new(general, scheme, V_IN, FS);
+                    }
+                    black_box((imp.x(), imp.v()))
+                })
+            });
+        }
+    }
+    group.finish();
 }
 
 fn free_flight(c: &mut Criterion) {

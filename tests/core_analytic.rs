@@ -251,3 +251,25 @@ fn psi_series_matches_direct_formula() {
         assert!((psi(r - 1e-12) - psi(r)).abs() < 4e-13);
     }
 }
+
+/// x(v) from a nearby guess (the hybrid's fast path) inverts `x^{α+1} = p` at least as
+/// well as the direct `powf(p, 1/(α+1))` (whose exponent is itself rounded), for the
+/// exponents with an exact power and for any other.
+#[test]
+fn x_from_a_nearby_guess_inverts_the_power() {
+    for alpha in [1.0, 1.5, 2.0, 1.3, 2.7] {
+        let an = Contact::new(1e7, 0.5, alpha, 0.01).impact(1.0);
+        let residual = |x: f64, p: f64| rel(x.powf(alpha + 1.0), p);
+        for p in [1e-30, 3.7e-12, 2.2e-5, 0.7] {
+            let direct = an.x_from_pow_alpha1(p);
+            for rel_off in [0.0, 1e-9, -4e-4, 9e-4, 0.3] {
+                let near = an.x_from_pow_alpha1_near(p, direct * (1.0 + rel_off));
+                let (rn, rd) = (residual(near, p), residual(direct, p));
+                assert!(
+                    rn <= rd.max(4e-16 * (alpha + 1.0)),
+                    "alpha {alpha} p {p:e} off {rel_off}: residual {rn:e} vs powf {rd:e}"
+                );
+            }
+        }
+    }
+}

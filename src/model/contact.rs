@@ -22,7 +22,7 @@ impl Contact {
     #[inline(always)]
     pub fn force(&self, x: f64, v: f64) -> f64 {
         if x > 0.0 {
-            -self.k * fast_pow(x, self.alpha) * (1.0 + self.mu * v)
+            -self.k * pow_alpha(x, self.alpha) * (1.0 + self.mu * v)
         } else {
             0.0
         }
@@ -61,6 +61,23 @@ pub fn fast_pow(x: f64, y: f64) -> f64 {
 /// Below this `|r|` the series of `ψ` is used; above, the direct form loses at most
 /// `2ε/|r|` ≈ 4e-15 relative.
 pub const PSI_SERIES_BELOW: f64 = 0.05;
+
+/// `x^α` for the contact law, `x > 0`. The Hertz exponent α = 3/2 (the instrument's
+/// default and the paper's Tables I, II(b) and III(b)) and the integer exponents take
+/// exact, cheap paths (`x√x` is a quarter of the latency of `exp(α ln x)`); any other
+/// α goes through [`fast_pow`].
+#[inline(always)]
+pub fn pow_alpha(x: f64, alpha: f64) -> f64 {
+    if alpha == 1.5 {
+        x * x.sqrt()
+    } else if alpha == 1.0 {
+        x
+    } else if alpha == 2.0 {
+        x * x
+    } else {
+        fast_pow(x, alpha)
+    }
+}
 
 /// `1/n` for n = 2..=18: the coefficients of the series of `ψ`.
 const PSI_SERIES: [f64; 17] = {
@@ -112,6 +129,10 @@ pub struct Analytic {
     /// `1/w` and `1/μ²`: the per-sample bracket multiplies instead of dividing.
     inv_w: f64,
     inv_mu2: f64,
+    /// Binomial coefficients C(1/(α+1), j), j = 1..=5, for `x_from_pow_alpha1_near`;
+    /// used only where `pow_alpha` is exact (`exact_pow`).
+    binom: [f64; 5],
+    exact_pow: bool,
 }
 
 impl Analytic {
@@ -124,6 +145,17 @@ impl Analytic {
             inv_alpha1: 1.0 / (contact.alpha + 1.0),
             inv_w: 1.0 / (1.0 + contact.mu * v_in),
             inv_mu2: 1.0 / (contact.mu * contact.mu),
+            binom: {
+                let b = 1.0 / (contact.alpha + 1.0);
+                let mut c = [0.0; 5];
+                let mut term = 1.0;
+                for (j, cj) in c.iter_mut().enumerate() {
+                    term *= (b - j as f64) / (j as f64 + 1.0);
+                    *cj = term;
+                }
+                c
+            },
+            exact_pow: matches!(contact.alpha, 1.0 | 1.5 | 2.0),
         }
     }
 
@@ -162,6 +194,25 @@ impl Analytic {
     #[inline]
     pub fn x_from_pow_alpha1(&self, p: f64) -> f64 {
         p.powf(self.inv_alpha1)
+    }
+
+    /// `x = p^{1/(α+1)}` given a nearby `x_guess > 0` (the integrator's uncorrected
+    /// compression): `x = x_g (1 + ε)^{1/(α+1)}`, `ε = p / x_g^{α+1} − 1`, summed as its
+    /// binomial series when `|ε| < 1e-3` (five terms leave < 1e-18). It replaces a
+    /// `powf` by one division where `x_g^α` is exact and cheap (see [`pow_alpha`]);
+    /// elsewhere, or far from the guess, it is `powf`.
+    #[inline]
+    pub fn x_from_pow_alpha1_near(&self, p: f64, x_guess: f64) -> f64 {
+        if self.exact_pow && x_guess > 0.0 {
+            let eps = p / (pow_alpha(x_guess, self.contact.alpha) * x_guess) - 1.0;
+            if eps.abs() < 1e-3 {
+                let c = &self.binom;
+                return x_guess
+                    * (1.0
+                        + eps * (c[0] + eps * (c[1] + eps * (c[2] + eps * (c[3] + eps * c[4])))));
+            }
+        }
+        self.x_from_pow_alpha1(p)
     }
 
     /// Compression on the analytic curve, eq (3); 0 where the bracket is not positive

@@ -195,7 +195,7 @@ impl Impact {
             // phase space, which means the contact is over.
             let p = self.an.x_pow_alpha1(v1);
             if p > 0.0 && 1.0 + c.mu * v1 > 0.0 {
-                let xc = self.an.x_from_pow_alpha1(p);
+                let xc = self.an.x_from_pow_alpha1_near(p, x1);
                 self.x = xc;
                 self.f = -c.k * (p / xc) * (1.0 + c.mu * v1);
             } else {

@@ -56,7 +56,7 @@ pub fn solve_am1(
             return (f, 1.0);
         }
         let v = va + c1 * f;
-        let xa_pow = super::contact::fast_pow(x, c.alpha);
+        let xa_pow = super::contact::pow_alpha(x, c.alpha);
         let damp = 1.0 + c.mu * v;
         let g = f + c.k * xa_pow * damp;
         let slope = 1.0 + c.k * (c.alpha * xa_pow / x * c2 * damp + xa_pow * c.mu * c1);
