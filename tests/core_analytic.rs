@@ -263,8 +263,14 @@ fn x_from_a_nearby_guess_inverts_the_power() {
         for p in [1e-30, 3.7e-12, 2.2e-5, 0.7] {
             let direct = an.x_from_pow_alpha1(p);
             for rel_off in [0.0, 1e-9, -4e-4, 9e-4, 0.3] {
-                let near = an.x_from_pow_alpha1_near(p, direct * (1.0 + rel_off));
+                let (near, near_pow) =
+                    an.x_from_pow_alpha1_near(p, direct * (1.0 + rel_off), f64::NAN);
                 let (rn, rd) = (residual(near, p), residual(direct, p));
+                // x^α consistent with x: x · x^α = p.
+                assert!(
+                    rel(near * near_pow, p) <= 8e-16,
+                    "alpha {alpha} p {p:e}: x^α"
+                );
                 assert!(
                     rn <= rd.max(4e-16 * (alpha + 1.0)),
                     "alpha {alpha} p {p:e} off {rel_off}: residual {rn:e} vs powf {rd:e}"

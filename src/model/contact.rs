@@ -79,6 +79,23 @@ pub fn pow_alpha(x: f64, alpha: f64) -> f64 {
     }
 }
 
+/// C(b, j) for j = 1..=5: the series of `(1 + ε)^b`.
+fn binomial_coefficients(b: f64) -> [f64; 5] {
+    let mut c = [0.0; 5];
+    let mut term = 1.0;
+    for (j, cj) in c.iter_mut().enumerate() {
+        term *= (b - j as f64) / (j as f64 + 1.0);
+        *cj = term;
+    }
+    c
+}
+
+/// `1 + c₁ε + … + c₅ε⁵`.
+#[inline(always)]
+fn binomial_series(c: &[f64; 5], eps: f64) -> f64 {
+    1.0 + eps * (c[0] + eps * (c[1] + eps * (c[2] + eps * (c[3] + eps * c[4]))))
+}
+
 /// `1/n` for n = 2..=18: the coefficients of the series of `ψ`.
 const PSI_SERIES: [f64; 17] = {
     let mut c = [0.0; 17];
@@ -132,6 +149,8 @@ pub struct Analytic {
     /// Binomial coefficients C(1/(α+1), j), j = 1..=5, for `x_from_pow_alpha1_near`;
     /// used only where `pow_alpha` is exact (`exact_pow`).
     binom: [f64; 5],
+    /// The same for the exponent α/(α+1), which gives `x^α` from the same ε.
+    binom_alpha: [f64; 5],
     exact_pow: bool,
 }
 
@@ -145,16 +164,8 @@ impl Analytic {
             inv_alpha1: 1.0 / (contact.alpha + 1.0),
             inv_w: 1.0 / (1.0 + contact.mu * v_in),
             inv_mu2: 1.0 / (contact.mu * contact.mu),
-            binom: {
-                let b = 1.0 / (contact.alpha + 1.0);
-                let mut c = [0.0; 5];
-                let mut term = 1.0;
-                for (j, cj) in c.iter_mut().enumerate() {
-                    term *= (b - j as f64) / (j as f64 + 1.0);
-                    *cj = term;
-                }
-                c
-            },
+            binom: binomial_coefficients(1.0 / (contact.alpha + 1.0)),
+            binom_alpha: binomial_coefficients(contact.alpha / (contact.alpha + 1.0)),
             exact_pow: matches!(contact.alpha, 1.0 | 1.5 | 2.0),
         }
     }
@@ -196,23 +207,31 @@ impl Analytic {
         p.powf(self.inv_alpha1)
     }
 
-    /// `x = p^{1/(α+1)}` given a nearby `x_guess > 0` (the integrator's uncorrected
-    /// compression): `x = x_g (1 + ε)^{1/(α+1)}`, `ε = p / x_g^{α+1} − 1`, summed as its
-    /// binomial series when `|ε| < 1e-3` (five terms leave < 1e-18). It replaces a
-    /// `powf` by one division where `x_g^α` is exact and cheap (see [`pow_alpha`]);
-    /// elsewhere, or far from the guess, it is `powf`.
+    /// `(x, x^α)` for `x = p^{1/(α+1)}`, given a nearby `x_guess > 0` (the integrator's
+    /// uncorrected compression) and, when the caller has it, `guess_pow = x_guess^α`
+    /// (NaN otherwise). With `ε = p / x_g^{α+1} − 1`, `x = x_g (1 + ε)^{1/(α+1)}` and
+    /// `x^α = x_g^α (1 + ε)^{α/(α+1)}`, both summed as binomial series when
+    /// `|ε| < 1e-3` (five terms leave < 1e-18). That replaces a `powf` and a division
+    /// by one division where `x_g^α` is exact and cheap (see [`pow_alpha`]); elsewhere,
+    /// or far from the guess, it is `powf`.
     #[inline]
-    pub fn x_from_pow_alpha1_near(&self, p: f64, x_guess: f64) -> f64 {
+    pub fn x_from_pow_alpha1_near(&self, p: f64, x_guess: f64, guess_pow: f64) -> (f64, f64) {
         if self.exact_pow && x_guess > 0.0 {
-            let eps = p / (pow_alpha(x_guess, self.contact.alpha) * x_guess) - 1.0;
+            let g_pow = if guess_pow.is_nan() {
+                pow_alpha(x_guess, self.contact.alpha)
+            } else {
+                guess_pow
+            };
+            let eps = p / (g_pow * x_guess) - 1.0;
             if eps.abs() < 1e-3 {
-                let c = &self.binom;
-                return x_guess
-                    * (1.0
-                        + eps * (c[0] + eps * (c[1] + eps * (c[2] + eps * (c[3] + eps * c[4])))));
+                return (
+                    x_guess * binomial_series(&self.binom, eps),
+                    g_pow * binomial_series(&self.binom_alpha, eps),
+                );
             }
         }
-        self.x_from_pow_alpha1(p)
+        let x = self.x_from_pow_alpha1(p);
+        (x, p / x)
     }
 
     /// Compression on the analytic curve, eq (3); 0 where the bracket is not positive

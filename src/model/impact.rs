@@ -4,7 +4,7 @@
 //! An impact starts aligned on a sample (`x₀ = 0`, `v₀ = v_in`, `f₀ = 0`, as the
 //! paper's tables assume) and ends at the first sample with `x ≤ 0`.
 
-use super::contact::{Analytic, Contact};
+use super::contact::{Analytic, Contact, pow_alpha};
 use super::newton::{self, NewtonStats};
 use super::scheme::{ClampTarget, Method, Scheme};
 
@@ -19,6 +19,12 @@ const RUNAWAY_SPEED_RATIO: f64 = 1e6;
 /// contacts never pay for the quadrature.
 const DURATION_CHECK_AFTER: u64 = 4096;
 const DURATION_FACTOR: f64 = 8.0;
+
+/// `x^α` in contact, 0 out of it (the contact law's factor, eq 1).
+#[inline(always)]
+fn x_pow_alpha(c: &Contact, x: f64) -> f64 {
+    if x > 0.0 { pow_alpha(x, c.alpha) } else { 0.0 }
+}
 
 /// The per-sample state of one contact.
 #[derive(Clone, Copy, Debug)]
@@ -139,21 +145,24 @@ impl Impact {
         }
         let c = self.an.contact;
         let (x, v, f, h, hm) = (self.x, self.v, self.f, self.h, self.h_m);
-        let (x1, v1, f1) = match self.scheme.method {
+        // `x1_pow` is x₁^α where the method computed it (NaN where not).
+        let (x1, v1, f1, x1_pow) = match self.scheme.method {
             Method::Verlet => {
                 // eq (24): the force is evaluated once, at the predicted velocity.
                 let x1 = x + h * v + 0.5 * h * hm * f;
                 let v_half = v + 0.5 * hm * f;
-                let f1 = c.force(x1, v_half);
-                (x1, v_half + 0.5 * hm * f1, f1)
+                let x1_pow = x_pow_alpha(&c, x1);
+                let f1 = -c.k * x1_pow * (1.0 + c.mu * v_half);
+                (x1, v_half + 0.5 * hm * f1, f1, x1_pow)
             }
             Method::Heun => {
                 // eq (25): Euler predictor, trapezoid corrector.
                 let v_pred = v + hm * f;
                 let x1 = x + 0.5 * h * (v + v_pred);
-                let f1 = c.force(x1, v_pred);
+                let x1_pow = x_pow_alpha(&c, x1);
+                let f1 = -c.k * x1_pow * (1.0 + c.mu * v_pred);
                 self.v_pred = v_pred;
-                (x1, v + 0.5 * hm * (f + f1), f1)
+                (x1, v + 0.5 * hm * (f + f1), f1, x1_pow)
             }
             Method::Rk4 => {
                 // eq (26), with k_i, l_i as the increments of v and x.
@@ -168,7 +177,7 @@ impl Impact {
                 const SIXTH: f64 = 1.0 / 6.0;
                 let x1 = x + (l1 + 2.0 * l2 + 2.0 * l3 + l4) * SIXTH;
                 let v1 = v + (k1 + 2.0 * k2 + 2.0 * k3 + k4) * SIXTH;
-                (x1, v1, 0.0)
+                (x1, v1, 0.0, f64::NAN)
             }
             Method::Am1 => {
                 // eq (23): x₁ = x + h v + h²/(4m)(f₁ + f), v₁ = v + h/(2m)(f₁ + f), with
@@ -178,7 +187,7 @@ impl Impact {
                 let xa = x + h * v + c2 * f;
                 let va = v + c1 * f;
                 let f1 = newton::solve_am1(&c, xa, va, c1, c2, f, &mut self.newton);
-                (xa + c2 * f1, va + c1 * f1, f1)
+                (xa + c2 * f1, va + c1 * f1, f1, f64::NAN)
             }
         };
         self.n += 1;
@@ -188,16 +197,16 @@ impl Impact {
         if x1 > 0.0 && self.scheme.correction.hybrid() {
             // Section IV-A1: keep v from the integrator, put x back on the curve (3),
             // and make the force handed to the next step that of the corrected state
-            // (x^α = x^{α+1}/x, no second powf). A force left over from the
+            // (x^α from the same series as x, no second powf). A force left over from the
             // uncorrected x can lock explicit methods into a 2-cycle at large steps.
             // The curve of this impact spans v ∈ (v_out, v_in), on the near side of
             // v_lim = −1/μ; a velocity beyond v_lim belongs to the other region of
             // phase space, which means the contact is over.
             let p = self.an.x_pow_alpha1(v1);
             if p > 0.0 && 1.0 + c.mu * v1 > 0.0 {
-                let xc = self.an.x_from_pow_alpha1_near(p, x1);
+                let (xc, xc_pow) = self.an.x_from_pow_alpha1_near(p, x1, x1_pow);
                 self.x = xc;
-                self.f = -c.k * (p / xc) * (1.0 + c.mu * v1);
+                self.f = -c.k * xc_pow * (1.0 + c.mu * v1);
             } else {
                 self.x = 0.0;
             }
