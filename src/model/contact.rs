@@ -21,8 +21,15 @@ impl Contact {
     /// Force on the mass, eqs (1)–(2): `F = −k x^α (1 + μ v)` in contact, else 0.
     #[inline(always)]
     pub fn force(&self, x: f64, v: f64) -> f64 {
+        -self.k * self.x_pow_alpha(x) * (1.0 + self.mu * v)
+    }
+
+    /// `x^α` in contact, 0 out of it: the compression factor of eq (1), which the
+    /// integrators also hand to the hybrid correction.
+    #[inline(always)]
+    pub fn x_pow_alpha(&self, x: f64) -> f64 {
         if x > 0.0 {
-            -self.k * pow_alpha(x, self.alpha) * (1.0 + self.mu * v)
+            pow_alpha(x, self.alpha)
         } else {
             0.0
         }
@@ -76,6 +83,16 @@ pub fn pow_alpha(x: f64, alpha: f64) -> f64 {
         x * x
     } else {
         fast_pow(x, alpha)
+    }
+}
+
+/// `r − ln(1 + r) = r² ψ(r)`, keeping its digits for small `r` (the series of `ψ`).
+#[inline]
+pub fn ln1p_remainder(r: f64) -> f64 {
+    if r.abs() < PSI_SERIES_BELOW {
+        r * r * psi(r)
+    } else {
+        r - r.ln_1p()
     }
 }
 

@@ -4,7 +4,7 @@
 //! An impact starts aligned on a sample (`x₀ = 0`, `v₀ = v_in`, `f₀ = 0`, as the
 //! paper's tables assume) and ends at the first sample with `x ≤ 0`.
 
-use super::contact::{Analytic, Contact, pow_alpha};
+use super::contact::{Analytic, Contact};
 use super::newton::{self, NewtonStats};
 use super::scheme::{ClampTarget, Method, Scheme};
 
@@ -19,12 +19,6 @@ const RUNAWAY_SPEED_RATIO: f64 = 1e6;
 /// contacts never pay for the quadrature.
 const DURATION_CHECK_AFTER: u64 = 4096;
 const DURATION_FACTOR: f64 = 8.0;
-
-/// `x^α` in contact, 0 out of it (the contact law's factor, eq 1).
-#[inline(always)]
-fn x_pow_alpha(c: &Contact, x: f64) -> f64 {
-    if x > 0.0 { pow_alpha(x, c.alpha) } else { 0.0 }
-}
 
 /// The per-sample state of one contact.
 #[derive(Clone, Copy, Debug)]
@@ -41,8 +35,6 @@ pub struct Impact {
     max_samples: u64,
     /// Speed beyond which the contact counts as runaway.
     v_runaway: f64,
-    /// Sample count at which the duration check runs.
-    tau_check_at: u64,
     x: f64,
     v: f64,
     /// Force on the mass at the current state, reused as `f_n` by the next step.
@@ -75,7 +67,6 @@ impl Impact {
             h_m: h / contact.mass,
             v_target,
             max_samples: u64::MAX,
-            tau_check_at: DURATION_CHECK_AFTER,
             v_runaway: RUNAWAY_SPEED_RATIO * v_in,
             x: 0.0,
             v: v_in,
@@ -134,7 +125,6 @@ impl Impact {
         } else {
             u64::MAX
         };
-        self.tau_check_at = u64::MAX;
     }
 
     /// Advances one sample. Returns whether the mass is still in contact afterwards.
@@ -151,7 +141,7 @@ impl Impact {
                 // eq (24): the force is evaluated once, at the predicted velocity.
                 let x1 = x + h * v + 0.5 * h * hm * f;
                 let v_half = v + 0.5 * hm * f;
-                let x1_pow = x_pow_alpha(&c, x1);
+                let x1_pow = c.x_pow_alpha(x1);
                 let f1 = -c.k * x1_pow * (1.0 + c.mu * v_half);
                 (x1, v_half + 0.5 * hm * f1, f1, x1_pow)
             }
@@ -159,7 +149,7 @@ impl Impact {
                 // eq (25): Euler predictor, trapezoid corrector.
                 let v_pred = v + hm * f;
                 let x1 = x + 0.5 * h * (v + v_pred);
-                let x1_pow = x_pow_alpha(&c, x1);
+                let x1_pow = c.x_pow_alpha(x1);
                 let f1 = -c.k * x1_pow * (1.0 + c.mu * v_pred);
                 self.v_pred = v_pred;
                 (x1, v + 0.5 * hm * (f + f1), f1, x1_pow)
@@ -211,7 +201,7 @@ impl Impact {
                 self.x = 0.0;
             }
         }
-        if self.n >= self.tau_check_at {
+        if self.n == DURATION_CHECK_AFTER {
             self.check_duration();
         }
         if !(self.v.abs() <= self.v_runaway && self.x.is_finite()) || self.n >= self.max_samples {

@@ -1,10 +1,10 @@
 //! Outbound velocity: the exact root of eq (6) and the approximation `ṽ_out` of eq (7).
 
-use super::contact::{PSI_SERIES_BELOW, psi};
+use super::contact::ln1p_remainder;
 
 /// Exact outbound velocity `v_out` (negative), the root of eq (6) other than `v_in`.
 ///
-/// With `a = μ v_in` and `c = a − ln(1 + a)` (kept as `a² ψ(a)` so it keeps its digits
+/// With `a = μ v_in` and `c = a − ln(1 + a)` (by `ln1p_remainder`, so it keeps its digits
 /// as `a → 0`), eq (6) reads `s + ln(1 − s) = −c` for `s = −μ v_out ∈ (0, 1)`, whose
 /// closed form is `s = 1 + W₀(−e^{−(1+c)})`. Near the branch point `−1/e` (small `a`)
 /// `W₀` is taken from its series in `p = √(2(1 − e^{−c}))`; for large `c` from the
@@ -16,12 +16,7 @@ pub fn v_out_exact(mu: f64, v_in: f64) -> f64 {
         // No damping (or a degenerate input): the elastic rebound.
         return -v_in;
     }
-    let c = if a < PSI_SERIES_BELOW {
-        a * a * psi(a)
-    } else {
-        a - a.ln_1p()
-    };
-    -solve_s(c) / mu
+    -solve_s(ln1p_remainder(a)) / mu
 }
 
 /// Solves `−s − ln(1 − s) = c` for `s ∈ (0, 1)`.
@@ -39,11 +34,7 @@ fn solve_s(c: f64) -> f64 {
             // Halley on h(s) = −s − ln(1 − s) − c = s² ψ(−s) − c:
             // h' = s/(1 − s), h'' = 1/(1 − s)². Cubic convergence: a step below
             // 1e-6 s leaves an error of order 1e-18 s, so the loop can stop there.
-            let h = if s < PSI_SERIES_BELOW {
-                s * s * psi(-s)
-            } else {
-                -s - (-s).ln_1p()
-            } - c;
+            let h = ln1p_remainder(-s) - c;
             let inv = 1.0 / (1.0 - s);
             let (d1, d2) = (s * inv, inv * inv);
             let step = 2.0 * h * d1 / (2.0 * d1 * d1 - h * d2);
