@@ -107,11 +107,16 @@ fn binomial_coefficients(b: f64) -> [f64; 5] {
     c
 }
 
-/// `1 + c₁ε + … + c₅ε⁵`.
+/// `c₁ + c₂ε + … + c₅ε⁴`, so that `(1 + ε)^b ≈ 1 + ε · tail`, in Estrin's scheme
+/// (three multiplications deep instead of Horner's five): the hybrid waits on it.
 #[inline(always)]
-fn binomial_series(c: &[f64; 5], eps: f64) -> f64 {
-    1.0 + eps * (c[0] + eps * (c[1] + eps * (c[2] + eps * (c[3] + eps * c[4]))))
+fn binomial_tail(c: &[f64; 5], eps: f64) -> f64 {
+    let e2 = eps * eps;
+    (c[0] + c[1] * eps) + e2 * ((c[2] + c[3] * eps) + e2 * c[4])
 }
+
+/// `|ε|` below which [`Analytic::near_series`] applies.
+pub const NEAR_SERIES_BELOW: f64 = 1e-3;
 
 /// `1/n` for n = 2..=18: the coefficients of the series of `ψ`.
 const PSI_SERIES: [f64; 17] = {
@@ -163,12 +168,17 @@ pub struct Analytic {
     /// `1/w` and `1/μ²`: the per-sample bracket multiplies instead of dividing.
     inv_w: f64,
     inv_mu2: f64,
-    /// Binomial coefficients C(1/(α+1), j), j = 1..=5, for `x_from_pow_alpha1_near`;
-    /// used only where `pow_alpha` is exact (`exact_pow`).
+    /// Binomial coefficients C(1/(α+1), j), j = 1..=5, for `x_from_pow_alpha1_near`.
     binom: [f64; 5],
     /// The same for the exponent α/(α+1), which gives `x^α` from the same ε.
     binom_alpha: [f64; 5],
+    /// `pow_alpha` is exact (α = 1, 3/2, 2): the guess's power may be computed here.
     exact_pow: bool,
+    /// `μ v_in ≥ 1e-3`, so `|ΔH_τ| ≳ 1e-3 H₀`, against which `%dev(H)` is taken: a
+    /// relative error in `x` of a few ulps per sample, or of 64 roundings carried (see
+    /// `hybrid`), then stays orders under the 1e-6 % the corrections promise. Below
+    /// that the hybrid correction takes its direct, exactly-rounded paths.
+    tolerant: bool,
 }
 
 impl Analytic {
@@ -184,7 +194,32 @@ impl Analytic {
             binom: binomial_coefficients(1.0 / (contact.alpha + 1.0)),
             binom_alpha: binomial_coefficients(contact.alpha / (contact.alpha + 1.0)),
             exact_pow: matches!(contact.alpha, 1.0 | 1.5 | 2.0),
+            tolerant: contact.mu * v_in >= 1e-3,
         }
+    }
+
+    /// `1/(1 + μ v_in)`.
+    #[inline(always)]
+    pub fn inv_w(&self) -> f64 {
+        self.inv_w
+    }
+
+    /// `1/μ²`.
+    #[inline(always)]
+    pub fn inv_mu2(&self) -> f64 {
+        self.inv_mu2
+    }
+
+    /// `(α + 1) m / k`: `x^{α+1} = x_scale · P(v)` on the curve of eq (3).
+    #[inline(always)]
+    pub fn x_scale(&self) -> f64 {
+        self.x_scale
+    }
+
+    /// See the field: whether the hybrid may trade exact rounding for speed.
+    #[inline(always)]
+    pub fn tolerant(&self) -> bool {
+        self.tolerant
     }
 
     /// `P(v) = [−μ(v − v_in) + ln|(1+μv)/(1+μv_in)|] / μ²`, the bracket of eqs (3) and
@@ -226,29 +261,43 @@ impl Analytic {
 
     /// `(x, x^α)` for `x = p^{1/(α+1)}`, given a nearby `x_guess > 0` (the integrator's
     /// uncorrected compression) and, when the caller has it, `guess_pow = x_guess^α`
-    /// (NaN otherwise). With `ε = p / x_g^{α+1} − 1`, `x = x_g (1 + ε)^{1/(α+1)}` and
-    /// `x^α = x_g^α (1 + ε)^{α/(α+1)}`, both summed as binomial series when
-    /// `|ε| < 1e-3` (five terms leave < 1e-18). That replaces a `powf` and a division
-    /// by one division where `x_g^α` is exact and cheap (see [`pow_alpha`]); elsewhere,
-    /// or far from the guess, it is `powf`.
+    /// (NaN otherwise). Through [`Self::near_series`] where the guess is close enough,
+    /// else `powf`.
     #[inline]
     pub fn x_from_pow_alpha1_near(&self, p: f64, x_guess: f64, guess_pow: f64) -> (f64, f64) {
-        if self.exact_pow && x_guess > 0.0 {
-            let g_pow = if guess_pow.is_nan() {
-                pow_alpha(x_guess, self.contact.alpha)
-            } else {
-                guess_pow
-            };
-            let eps = p / (g_pow * x_guess) - 1.0;
-            if eps.abs() < 1e-3 {
-                return (
-                    x_guess * binomial_series(&self.binom, eps),
-                    g_pow * binomial_series(&self.binom_alpha, eps),
-                );
-            }
+        let g_pow = self.guess_pow(x_guess, guess_pow);
+        let eps = p / (g_pow * x_guess) - 1.0;
+        if eps.abs() < NEAR_SERIES_BELOW {
+            return self.near_series(eps, x_guess, g_pow);
         }
         let x = self.x_from_pow_alpha1(p);
         (x, p / x)
+    }
+
+    /// `x_guess^α` where it is exact and cheap ([`pow_alpha`]) or handed over from
+    /// `fast_pow` on a `tolerant` impact; NaN where the series must not be used.
+    #[inline(always)]
+    pub fn guess_pow(&self, x_guess: f64, guess_pow: f64) -> f64 {
+        let usable = x_guess > 0.0;
+        if usable && self.tolerant && !guess_pow.is_nan() {
+            guess_pow
+        } else if usable && self.exact_pow {
+            pow_alpha(x_guess, self.contact.alpha)
+        } else {
+            f64::NAN
+        }
+    }
+
+    /// `(x, x^α)` on `x^{α+1} = (1 + ε) x_g^{α+1}`: `x = x_g (1 + ε)^{1/(α+1)}` and
+    /// `x^α = x_g^α (1 + ε)^{α/(α+1)}` as binomial series, for `|ε| <`
+    /// [`NEAR_SERIES_BELOW`] (five terms leave < 1e-18). A `powf` and a division
+    /// become a few multiplications.
+    #[inline(always)]
+    pub fn near_series(&self, eps: f64, x_guess: f64, g_pow: f64) -> (f64, f64) {
+        (
+            x_guess + (x_guess * eps) * binomial_tail(&self.binom, eps),
+            g_pow + (g_pow * eps) * binomial_tail(&self.binom_alpha, eps),
+        )
     }
 
     /// Compression on the analytic curve, eq (3); 0 where the bracket is not positive

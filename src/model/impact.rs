@@ -5,6 +5,7 @@
 //! paper's tables assume) and ends at the first sample with `x ≤ 0`.
 
 use super::contact::{Analytic, Contact};
+use super::hybrid::Hybrid;
 use super::newton::{self, NewtonStats};
 use super::scheme::{ClampTarget, Method, Scheme};
 
@@ -41,6 +42,8 @@ pub struct Impact {
     f: f64,
     /// Heun's predicted velocity `ṽ_{n+1}` of the last step (see `paper_handover`).
     v_pred: f64,
+    /// The hybrid correction's carried logarithm (untouched without it).
+    hybrid: Hybrid,
     n: u64,
     in_contact: bool,
     runaway: bool,
@@ -72,6 +75,7 @@ impl Impact {
             v: v_in,
             f: 0.0,
             v_pred: v_in,
+            hybrid: Hybrid::default(),
             n: 0,
             in_contact: true,
             runaway: false,
@@ -189,16 +193,12 @@ impl Impact {
             // and make the force handed to the next step that of the corrected state
             // (x^α from the same series as x, no second powf). A force left over from the
             // uncorrected x can lock explicit methods into a 2-cycle at large steps.
-            // The curve of this impact spans v ∈ (v_out, v_in), on the near side of
-            // v_lim = −1/μ; a velocity beyond v_lim belongs to the other region of
-            // phase space, which means the contact is over.
-            let p = self.an.x_pow_alpha1(v1);
-            if p > 0.0 && 1.0 + c.mu * v1 > 0.0 {
-                let (xc, xc_pow) = self.an.x_from_pow_alpha1_near(p, x1, x1_pow);
-                self.x = xc;
-                self.f = -c.k * xc_pow * (1.0 + c.mu * v1);
-            } else {
-                self.x = 0.0;
+            match self.hybrid.correct(&self.an, v1, x1, x1_pow) {
+                Some((xc, xc_pow)) => {
+                    self.x = xc;
+                    self.f = -c.k * xc_pow * (1.0 + c.mu * v1);
+                }
+                None => self.x = 0.0,
             }
         }
         if self.n == DURATION_CHECK_AFTER {

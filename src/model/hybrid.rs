@@ -1,0 +1,140 @@
+//! The hybrid correction of Section IV-A1, one sample at a time: keep the integrator's
+//! velocity and put the compression back on the analytic curve `x(v)` of eq (3).
+//!
+//! The curve holds a logarithm. Computed directly it is one `ln_1p` on the critical
+//! path of every step, which cost more than the integrator itself. Between two
+//! samples the velocity moves little, so the logarithm is carried instead. Write the
+//! bracket of eq (3) as `P(v) = d v_in/w − Q(v)` with `d = v_in − v`, `w = 1 + μ v_in`,
+//! `r = −μ d/w` and `Q = (r − ln(1 + r))/μ²` (the part with the logarithm). With
+//! `e = (v₁ − v₀)/(1 + μ v₀)`, `1 + r₁ = (1 + r₀)(1 + μe)`, so
+//!
+//! ```text
+//! Q₁ = Q₀ − e·d₀/w + e² ψ(μe),        ψ(δ) = (δ − ln(1 + δ))/δ²,
+//! ```
+//!
+//! a short series for a small `μe`. Through a contact `v` falls, so every term added
+//! is positive and the sum keeps its relative precision (one rounding a sample at
+//! worst); it is re-anchored on the direct form every [`REANCHOR_EVERY`] samples. The
+//! carried form is used on `tolerant` impacts only (see [`Analytic::tolerant`]).
+//!
+//! The step to `x` is folded in: with `g = x_g^{α+1}` the integrator's guess,
+//! `ε = P·x_scale/g − 1` is summed from terms that are ready early, and `x`, `x^α` follow
+//! from `ε` by binomial series ([`Analytic::near_series`]).
+
+use super::contact::{Analytic, NEAR_SERIES_BELOW, PSI_SERIES_BELOW, psi};
+
+/// `|μe|` up to which the carried logarithm is used; the six terms of `psi_small`
+/// then leave `(μe)⁶/8 < 2e-19` relative.
+const DELTA_MAX: f64 = 1.0 / 1024.0;
+
+/// Samples after which `Q` is recomputed directly, bounding the rounding carried.
+pub const REANCHOR_EVERY: u32 = 64;
+
+/// What the hybrid correction carries from one sample to the next.
+#[derive(Clone, Copy, Debug)]
+pub struct Hybrid {
+    /// Velocity of the last corrected sample (NaN before the first).
+    v: f64,
+    /// `d/w` and `Q` there.
+    dw: f64,
+    big_q: f64,
+    /// `1/(1 + μ v)` there: `e` of the next sample is one multiplication away.
+    inv_u: f64,
+    since_anchor: u32,
+}
+
+impl Default for Hybrid {
+    fn default() -> Self {
+        Self {
+            v: f64::NAN,
+            dw: 0.0,
+            big_q: 0.0,
+            inv_u: f64::NAN,
+            since_anchor: 0,
+        }
+    }
+}
+
+impl Hybrid {
+    /// `(x(v₁), x(v₁)^α)` on the curve of eq (3) at the integrator's velocity `v₁`,
+    /// given its uncorrected compression `x_guess > 0` and, where the integrator has
+    /// it, `guess_pow = x_guess^α` (NaN otherwise). `None` when `v₁` has left the
+    /// curve: past `v_out` (the bracket is not positive) or beyond `v_lim = −1/μ`,
+    /// which belongs to the other region of phase space. Either way the contact is over.
+    #[inline]
+    pub fn correct(
+        &mut self,
+        an: &Analytic,
+        v1: f64,
+        x_guess: f64,
+        guess_pow: f64,
+    ) -> Option<(f64, f64)> {
+        let mu = an.contact.mu;
+        let u1 = 1.0 + mu * v1;
+        if u1 <= 0.0 || u1.is_nan() {
+            return None;
+        }
+        let g_pow = an.guess_pow(x_guess, guess_pow);
+        // These depend on the guess and the last sample only, so they are under way
+        // while the integrator still computes v₁.
+        let scale_g = an.x_scale() / (g_pow * x_guess);
+        let inv_u1 = 1.0 / u1;
+        let d1 = an.v_in - v1;
+        let dw1 = d1 * an.inv_w();
+        let e = (v1 - self.v) * self.inv_u;
+        let delta = mu * e;
+        let carry = an.tolerant() && delta.abs() < DELTA_MAX && self.since_anchor < REANCHOR_EVERY;
+        let (big_q1, eps) = if carry {
+            self.since_anchor += 1;
+            let e2 = e * e;
+            let psi_d = psi_small(delta);
+            let big_q1 = (self.big_q - e * self.dw) + e2 * psi_d;
+            // ε = x_scale·(d₁ v_in/w − Q₁)/g − 1, grouped so that the terms waiting on
+            // the series of ψ enter last.
+            let lead = d1 * (an.v_in * an.inv_w() * scale_g) - 1.0;
+            let eps =
+                (lead - (self.big_q * scale_g - e * (self.dw * scale_g))) - (e2 * scale_g) * psi_d;
+            (big_q1, eps)
+        } else {
+            self.since_anchor = 0;
+            let r1 = -mu * dw1;
+            let big_q1 = if r1.abs() < PSI_SERIES_BELOW {
+                // (d/w)² ψ(r): exact as μ → 0.
+                dw1 * dw1 * psi(r1)
+            } else {
+                (r1 - r1.ln_1p()) * an.inv_mu2()
+            };
+            (big_q1, (dw1 * an.v_in - big_q1) * scale_g - 1.0)
+        };
+        self.v = v1;
+        self.dw = dw1;
+        self.big_q = big_q1;
+        self.inv_u = inv_u1;
+        if eps.abs() < NEAR_SERIES_BELOW {
+            return Some(an.near_series(eps, x_guess, g_pow));
+        }
+        // Far from the guess, or no usable guess power (ε is NaN then).
+        let p = an.x_scale() * (dw1 * an.v_in - big_q1);
+        if p > 0.0 {
+            let x = an.x_from_pow_alpha1(p);
+            Some((x, p / x))
+        } else {
+            None
+        }
+    }
+}
+
+/// `ψ(δ)` for `|δ| < DELTA_MAX`: six terms in Estrin's scheme.
+#[inline(always)]
+fn psi_small(d: f64) -> f64 {
+    const C: [f64; 6] = [
+        1.0 / 2.0,
+        1.0 / 3.0,
+        1.0 / 4.0,
+        1.0 / 5.0,
+        1.0 / 6.0,
+        1.0 / 7.0,
+    ];
+    let d2 = d * d;
+    (C[0] - C[1] * d) + d2 * (C[2] - C[3] * d) + (d2 * d2) * (C[4] - C[5] * d)
+}
