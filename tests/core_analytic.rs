@@ -262,7 +262,7 @@ fn x_from_a_nearby_guess_inverts_the_power() {
         let residual = |x: f64, p: f64| rel(x.powf(alpha + 1.0), p);
         for p in [1e-30, 3.7e-12, 2.2e-5, 0.7] {
             let direct = an.x_from_pow_alpha1(p);
-            for rel_off in [0.0, 1e-9, -4e-4, 9e-4, 0.3] {
+            for rel_off in [0.0, 1e-9, 3.9e-6, -3.9e-6, 5e-6, -4e-4, 9e-4, 0.3] {
                 let (near, near_pow) =
                     an.x_from_pow_alpha1_near(p, direct * (1.0 + rel_off), f64::NAN);
                 let (rn, rd) = (residual(near, p), residual(direct, p));
