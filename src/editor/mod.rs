@@ -188,9 +188,12 @@ impl NiceEguiApp for App {
         let Some(gui) = self.gui.clone() else { return };
         let setter = gui.param_setter();
         let p = self.params.clone();
+        // Compact rows: all six groups fit the default height without scrolling.
+        ui.spacing_mut().item_spacing.y = 2.0;
+        ui.spacing_mut().interact_size.y = 16.0;
         ui.horizontal_top(|ui| {
             egui::ScrollArea::vertical()
-                .max_width(330.0)
+                .max_width(GROUP_WIDTH + 16.0)
                 .show(ui, |ui| {
                     ui.vertical(|ui| {
                         ui.heading("Rebound");
@@ -249,18 +252,24 @@ impl NiceEguiApp for App {
     }
 }
 
+/// Width of a parameter group: label, slider and the widest value text
+/// ("1.00e12 N/m^α"), so that every group frame lines up.
+const GROUP_WIDTH: f32 = 390.0;
+
 fn group(ui: &mut egui::Ui, title: &str, body: impl FnOnce(&mut egui::Ui)) {
-    ui.group(|ui| {
-        ui.set_width(300.0);
-        ui.strong(title);
-        body(ui);
-    });
+    egui::Frame::group(ui.style())
+        .inner_margin(egui::Margin::symmetric(6, 3))
+        .show(ui, |ui| {
+            ui.set_width(GROUP_WIDTH - 14.0);
+            ui.strong(title);
+            body(ui);
+        });
 }
 
 fn slider<P: Param>(ui: &mut egui::Ui, param: &P, setter: &ParamSetter) {
     ui.horizontal(|ui| {
-        ui.add_sized([110.0, 18.0], egui::Label::new(param.name()).truncate());
-        ui.add(ParamSlider::for_param(param, setter).with_width(170.0));
+        ui.add_sized([105.0, 16.0], egui::Label::new(param.name()).truncate());
+        ui.add(ParamSlider::for_param(param, setter).with_width(150.0));
     });
 }
 
