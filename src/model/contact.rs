@@ -86,6 +86,12 @@ pub fn pow_alpha(x: f64, alpha: f64) -> f64 {
     }
 }
 
+/// True where [`pow_alpha`] is exact and cheap, needing no series around a known point.
+#[inline]
+pub fn has_exact_pow(alpha: f64) -> bool {
+    matches!(alpha, 1.0 | 1.5 | 2.0)
+}
+
 /// `r − ln(1 + r) = r² ψ(r)`, keeping its digits for small `r` (the series of `ψ`).
 #[inline]
 pub fn ln1p_remainder(r: f64) -> f64 {
@@ -96,9 +102,9 @@ pub fn ln1p_remainder(r: f64) -> f64 {
     }
 }
 
-/// C(b, j) for j = 1..=5: the series of `(1 + ε)^b`.
-fn binomial_coefficients(b: f64) -> [f64; 5] {
-    let mut c = [0.0; 5];
+/// C(b, j) for j = 1..=N: the series of `(1 + ε)^b`.
+pub fn binomial_coefficients<const N: usize>(b: f64) -> [f64; N] {
+    let mut c = [0.0; N];
     let mut term = 1.0;
     for (j, cj) in c.iter_mut().enumerate() {
         term *= (b - j as f64) / (j as f64 + 1.0);
@@ -107,12 +113,74 @@ fn binomial_coefficients(b: f64) -> [f64; 5] {
     c
 }
 
-/// `c₁ + c₂ε + … + c₅ε⁴`, so that `(1 + ε)^b ≈ 1 + ε · tail`, in Estrin's scheme
-/// (three multiplications deep instead of Horner's five): the hybrid waits on it.
+/// `c₁ + c₂ε + … + c₅ε⁴` (the first five of `c`), so that `(1 + ε)^b ≈ 1 + ε · tail`,
+/// in Estrin's scheme (three multiplications deep instead of Horner's five): the hybrid
+/// waits on it.
 #[inline(always)]
-fn binomial_tail(c: &[f64; 5], eps: f64) -> f64 {
+fn binomial_tail<const N: usize>(c: &[f64; N], eps: f64) -> f64 {
     let e2 = eps * eps;
     (c[0] + c[1] * eps) + e2 * ((c[2] + c[3] * eps) + e2 * c[4])
+}
+
+/// The same to `c₉ε⁸`, for `|ε| < 1/32` where five terms are not enough.
+#[inline(always)]
+fn binomial_tail9(c: &[f64; 9], eps: f64) -> f64 {
+    let e2 = eps * eps;
+    let e4 = e2 * e2;
+    let lo = (c[0] + c[1] * eps) + e2 * (c[2] + c[3] * eps);
+    let hi = (c[4] + c[5] * eps) + e2 * (c[6] + c[7] * eps);
+    lo + e4 * (hi + e4 * c[8])
+}
+
+/// `x^α` near a point `x_r` where it is known: `x_r^α (1 + σ)^α` with `σ = x/x_r − 1`,
+/// as a binomial series (coefficients from [`binomial_coefficients`]`(α)`): five
+/// terms for `|σ| <` [`NEAR_SERIES_BELOW`], nine up to [`POW_NEAR_BELOW`] (the tenth,
+/// `|C(α, 10)| σ¹⁰ < 2e-3 · 32⁻¹⁰`, is under 2e-18 for α in [1, 3]); farther away,
+/// [`pow_alpha`]. For a general α this replaces an `exp` and a `ln` by a few
+/// multiplications where the points are close, as RK4's stages are.
+#[derive(Clone, Copy, Debug)]
+pub struct PowNear {
+    x: f64,
+    pow: f64,
+    inv: f64,
+}
+
+/// `|σ|` up to which [`PowNear`] sums a series.
+pub const POW_NEAR_BELOW: f64 = 1.0 / 32.0;
+
+impl PowNear {
+    /// No known point: every evaluation is direct.
+    pub const NONE: Self = Self {
+        x: f64::NAN,
+        pow: f64::NAN,
+        inv: f64::NAN,
+    };
+
+    #[inline(always)]
+    pub fn new(x: f64, pow: f64) -> Self {
+        Self {
+            x,
+            pow,
+            inv: 1.0 / x,
+        }
+    }
+
+    /// `x^α` in contact, 0 out of it, like [`Contact::x_pow_alpha`].
+    #[inline(always)]
+    pub fn x_pow_alpha(&self, c: &Contact, coeffs: &[f64; 9], x: f64) -> f64 {
+        if x <= 0.0 {
+            return 0.0;
+        }
+        let sigma = (x - self.x) * self.inv;
+        let tail = if sigma.abs() < NEAR_SERIES_BELOW {
+            binomial_tail(coeffs, sigma)
+        } else if sigma.abs() < POW_NEAR_BELOW {
+            binomial_tail9(coeffs, sigma)
+        } else {
+            return c.x_pow_alpha(x);
+        };
+        self.pow + (self.pow * sigma) * tail
+    }
 }
 
 /// `|ε|` below which [`Analytic::near_series`] applies.
@@ -196,7 +264,7 @@ impl Analytic {
             inv_mu2: 1.0 / (contact.mu * contact.mu),
             binom: binomial_coefficients(1.0 / (contact.alpha + 1.0)),
             binom_alpha: binomial_coefficients(contact.alpha / (contact.alpha + 1.0)),
-            exact_pow: matches!(contact.alpha, 1.0 | 1.5 | 2.0),
+            exact_pow: has_exact_pow(contact.alpha),
             tolerant: contact.mu * v_in >= 1e-3,
         }
     }

@@ -4,7 +4,7 @@
 //! An impact starts aligned on a sample (`x₀ = 0`, `v₀ = v_in`, `f₀ = 0`, as the
 //! paper's tables assume) and ends at the first sample with `x ≤ 0`.
 
-use super::contact::{Analytic, Contact};
+use super::contact::{Analytic, Contact, PowNear, binomial_coefficients, has_exact_pow};
 use super::hybrid::Hybrid;
 use super::newton::{self, NewtonStats};
 use super::scheme::{ClampTarget, Method, Scheme};
@@ -42,6 +42,12 @@ pub struct Impact {
     f: f64,
     /// Heun's predicted velocity `ṽ_{n+1}` of the last step (see `paper_handover`).
     v_pred: f64,
+    /// RK4 at a general α: `x^α` at the last step's `x₄`, and the binomial
+    /// coefficients of `(1 + σ)^α` (see `PowNear`).
+    rk4_x4: PowNear,
+    pow_coeffs: [f64; 9],
+    /// α has no exact power (see `has_exact_pow`), so RK4 takes the series.
+    rk4_near: bool,
     /// The hybrid correction's carried logarithm (untouched without it).
     hybrid: Hybrid,
     n: u64,
@@ -76,6 +82,9 @@ impl Impact {
             f: 0.0,
             v_pred: v_in,
             hybrid: Hybrid::default(),
+            rk4_x4: PowNear::NONE,
+            pow_coeffs: binomial_coefficients(contact.alpha),
+            rk4_near: !has_exact_pow(contact.alpha),
             n: 0,
             in_contact: true,
             runaway: false,
@@ -159,19 +168,49 @@ impl Impact {
                 (x1, v + 0.5 * hm * (f + f1), f1, x1_pow)
             }
             Method::Rk4 => {
-                // eq (26), with k_i, l_i as the increments of v and x.
-                let k1 = hm * c.force(x, v);
+                // eq (26), with k_i, l_i as the increments of v and x. For a general α
+                // the powers at this step's x and at x₂ come from the last x₄ (a second-
+                // and a first-order step away), and at x₃ from x₂, by series (see
+                // `PowNear`): one `exp(α ln x)` a step instead of four, at x₄, which
+                // anchors the next. With an exact power every stage is direct.
+                let cf = &self.pow_coeffs;
+                let near = self.rk4_near;
+                let force = |xs: f64, vs: f64, from: &PowNear| {
+                    let p = if near {
+                        from.x_pow_alpha(&c, cf, xs)
+                    } else {
+                        c.x_pow_alpha(xs)
+                    };
+                    -c.k * p * (1.0 + c.mu * vs)
+                };
+                let k1 = hm * force(x, v, &self.rk4_x4);
                 let l1 = h * v;
-                let k2 = hm * c.force(x + 0.5 * l1, v + 0.5 * k1);
+                let x2 = x + 0.5 * l1;
+                let x2_pow = if near {
+                    self.rk4_x4.x_pow_alpha(&c, cf, x2)
+                } else {
+                    c.x_pow_alpha(x2)
+                };
+                let at_x2 = PowNear::new(x2, x2_pow);
+                let k2 = hm * -c.k * x2_pow * (1.0 + c.mu * (v + 0.5 * k1));
                 let l2 = h * (v + 0.5 * k1);
-                let k3 = hm * c.force(x + 0.5 * l2, v + 0.5 * k2);
+                let k3 = hm * force(x + 0.5 * l2, v + 0.5 * k2, &at_x2);
                 let l3 = h * (v + 0.5 * k2);
-                let k4 = hm * c.force(x + l3, v + k3);
+                let x4 = x + l3;
+                let x4_pow = c.x_pow_alpha(x4);
+                self.rk4_x4 = PowNear::new(x4, x4_pow);
+                let k4 = hm * -c.k * x4_pow * (1.0 + c.mu * (v + k3));
                 let l4 = h * (v + k3);
                 const SIXTH: f64 = 1.0 / 6.0;
                 let x1 = x + (l1 + 2.0 * l2 + 2.0 * l3 + l4) * SIXTH;
                 let v1 = v + (k1 + 2.0 * k2 + 2.0 * k3 + k4) * SIXTH;
-                (x1, v1, 0.0, f64::NAN)
+                // The hybrid's guess power, a second-order step from x₄.
+                let x1_pow = if near && self.scheme.correction.hybrid() {
+                    self.rk4_x4.x_pow_alpha(&c, cf, x1)
+                } else {
+                    f64::NAN
+                };
+                (x1, v1, 0.0, x1_pow)
             }
             Method::Am1 => {
                 // eq (23): x₁ = x + h v + h²/(4m)(f₁ + f), v₁ = v + h/(2m)(f₁ + f), with
