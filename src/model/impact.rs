@@ -19,6 +19,11 @@ const RUNAWAY_SPEED_RATIO: f64 = 1e6;
 /// pays it); it is ended as runaway past `DURATION_FACTOR` times that. Short
 /// contacts never pay for the quadrature.
 const DURATION_CHECK_AFTER: u64 = 4096;
+
+/// Where a power is carried from one sample to the next (Verlet, Heun, AM1), every
+/// this many samples it is evaluated directly: the roundings carried (a few ulps a
+/// sample) stay bounded by a few tens of ulps.
+const POW_ANCHOR_EVERY: u64 = 16;
 const DURATION_FACTOR: f64 = 8.0;
 
 /// The per-sample state of one contact.
@@ -42,12 +47,13 @@ pub struct Impact {
     f: f64,
     /// Heun's predicted velocity `ṽ_{n+1}` of the last step (see `paper_handover`).
     v_pred: f64,
-    /// RK4 at a general α: `x^α` at the last step's `x₄`, and the binomial
-    /// coefficients of `(1 + σ)^α` (see `PowNear`).
-    rk4_x4: PowNear,
+    /// At a general α (no exact power, see `has_exact_pow`), `x^α` is carried from a
+    /// nearby point where it is known (`PowNear`): for RK4 the last step's `x₄`, for
+    /// Verlet and Heun the last state, for AM1 the last point Newton evaluated.
+    near_pow: bool,
+    pow_ref: PowNear,
+    /// Binomial coefficients of `(1 + σ)^α`.
     pow_coeffs: [f64; 9],
-    /// α has no exact power (see `has_exact_pow`), so RK4 takes the series.
-    rk4_near: bool,
     /// The hybrid correction's carried logarithm (untouched without it).
     hybrid: Hybrid,
     n: u64,
@@ -82,9 +88,9 @@ impl Impact {
             f: 0.0,
             v_pred: v_in,
             hybrid: Hybrid::default(),
-            rk4_x4: PowNear::NONE,
+            near_pow: !has_exact_pow(contact.alpha),
+            pow_ref: PowNear::NONE,
             pow_coeffs: binomial_coefficients(contact.alpha),
-            rk4_near: !has_exact_pow(contact.alpha),
             n: 0,
             in_contact: true,
             runaway: false,
@@ -128,6 +134,17 @@ impl Impact {
         (-self.an.contact.force(self.x, self.v)).max(0.0)
     }
 
+    /// `x^α` in contact: from the carried point by series at a general α (see
+    /// `PowNear`), directly where α has an exact power.
+    #[inline(always)]
+    fn carried_pow(&self, c: &Contact, x: f64) -> f64 {
+        if self.near_pow {
+            self.pow_ref.x_pow_alpha(c, &self.pow_coeffs, x)
+        } else {
+            c.x_pow_alpha(x)
+        }
+    }
+
     /// Bounds the contact by its analytic duration (cold path, once per contact).
     #[cold]
     fn check_duration(&mut self) {
@@ -148,13 +165,17 @@ impl Impact {
         }
         let c = self.an.contact;
         let (x, v, f, h, hm) = (self.x, self.v, self.f, self.h, self.h_m);
+        if self.near_pow && self.n % POW_ANCHOR_EVERY == 0 {
+            // No known point: this sample's powers are evaluated directly.
+            self.pow_ref = PowNear::NONE;
+        }
         // `x1_pow` is x₁^α where the method computed it (NaN where not).
         let (x1, v1, f1, x1_pow) = match self.scheme.method {
             Method::Verlet => {
                 // eq (24): the force is evaluated once, at the predicted velocity.
                 let x1 = x + h * v + 0.5 * h * hm * f;
                 let v_half = v + 0.5 * hm * f;
-                let x1_pow = c.x_pow_alpha(x1);
+                let x1_pow = self.carried_pow(&c, x1);
                 let f1 = -c.k * x1_pow * (1.0 + c.mu * v_half);
                 (x1, v_half + 0.5 * hm * f1, f1, x1_pow)
             }
@@ -162,7 +183,7 @@ impl Impact {
                 // eq (25): Euler predictor, trapezoid corrector.
                 let v_pred = v + hm * f;
                 let x1 = x + 0.5 * h * (v + v_pred);
-                let x1_pow = c.x_pow_alpha(x1);
+                let x1_pow = self.carried_pow(&c, x1);
                 let f1 = -c.k * x1_pow * (1.0 + c.mu * v_pred);
                 self.v_pred = v_pred;
                 (x1, v + 0.5 * hm * (f + f1), f1, x1_pow)
@@ -174,7 +195,7 @@ impl Impact {
                 // `PowNear`): one `exp(α ln x)` a step instead of four, at x₄, which
                 // anchors the next. With an exact power every stage is direct.
                 let cf = &self.pow_coeffs;
-                let near = self.rk4_near;
+                let near = self.near_pow;
                 let force = |xs: f64, vs: f64, from: &PowNear| {
                     let p = if near {
                         from.x_pow_alpha(&c, cf, xs)
@@ -183,11 +204,11 @@ impl Impact {
                     };
                     -c.k * p * (1.0 + c.mu * vs)
                 };
-                let k1 = hm * force(x, v, &self.rk4_x4);
+                let k1 = hm * force(x, v, &self.pow_ref);
                 let l1 = h * v;
                 let x2 = x + 0.5 * l1;
                 let x2_pow = if near {
-                    self.rk4_x4.x_pow_alpha(&c, cf, x2)
+                    self.pow_ref.x_pow_alpha(&c, cf, x2)
                 } else {
                     c.x_pow_alpha(x2)
                 };
@@ -198,7 +219,7 @@ impl Impact {
                 let l3 = h * (v + 0.5 * k2);
                 let x4 = x + l3;
                 let x4_pow = c.x_pow_alpha(x4);
-                self.rk4_x4 = PowNear::new(x4, x4_pow);
+                self.pow_ref = PowNear::new(x4, x4_pow);
                 let k4 = hm * -c.k * x4_pow * (1.0 + c.mu * (v + k3));
                 let l4 = h * (v + k3);
                 const SIXTH: f64 = 1.0 / 6.0;
@@ -206,7 +227,7 @@ impl Impact {
                 let v1 = v + (k1 + 2.0 * k2 + 2.0 * k3 + k4) * SIXTH;
                 // The hybrid's guess power, a second-order step from x₄.
                 let x1_pow = if near && self.scheme.correction.hybrid() {
-                    self.rk4_x4.x_pow_alpha(&c, cf, x1)
+                    self.pow_ref.x_pow_alpha(&c, cf, x1)
                 } else {
                     f64::NAN
                 };
@@ -219,10 +240,22 @@ impl Impact {
                 let c2 = 0.25 * h * hm;
                 let xa = x + h * v + c2 * f;
                 let va = v + c1 * f;
-                let f1 = newton::solve_am1(&c, xa, va, c1, c2, f, &mut self.newton);
-                (xa + c2 * f1, va + c1 * f1, f1, f64::NAN)
+                let near = self
+                    .near_pow
+                    .then_some((&self.pow_coeffs, &mut self.pow_ref));
+                let f1 = newton::solve_am1(&c, xa, va, c1, c2, f, near, &mut self.newton);
+                let x1 = xa + c2 * f1;
+                // The hybrid's guess power, a Newton step from the last point evaluated.
+                let x1_pow = if self.near_pow && self.scheme.correction.hybrid() {
+                    self.carried_pow(&c, x1)
+                } else {
+                    f64::NAN
+                };
+                (x1, va + c1 * f1, f1, x1_pow)
             }
         };
+        // x^α of the state left by this step, where known: carried to the next.
+        let mut pow_now = x1_pow;
         self.n += 1;
         self.x = x1;
         self.v = v1;
@@ -236,9 +269,13 @@ impl Impact {
                 Some((xc, xc_pow)) => {
                     self.x = xc;
                     self.f = -c.k * xc_pow * (1.0 + c.mu * v1);
+                    pow_now = xc_pow;
                 }
                 None => self.x = 0.0,
             }
+        }
+        if self.near_pow && matches!(self.scheme.method, Method::Verlet | Method::Heun) {
+            self.pow_ref = PowNear::new(self.x, pow_now);
         }
         if self.n == DURATION_CHECK_AFTER {
             self.check_duration();

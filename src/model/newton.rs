@@ -1,6 +1,6 @@
 //! Newton's method on AM1's delay-free loop (eq 23), safeguarded by bisection.
 
-use super::contact::Contact;
+use super::contact::{Contact, PowNear};
 
 /// Newton stops when a step changes `f` by less than this, relative (paper-notes).
 pub const REL_TOL: f64 = 1e-14;
@@ -36,6 +36,12 @@ impl NewtonStats {
 /// `G(f) = f` wherever `x(f) ≤ 0`, so `f = 0` is the root when `xa ≤ 0`; otherwise a
 /// root lies in `(−xa/c2, 0]` while `1 + μ v > 0`, and `G` is increasing there.
 /// Newton steps that leave the bracket are replaced by bisection.
+///
+/// With `near` (a general α: the binomial coefficients of `(1 + σ)^α` and a point
+/// where `x^α` is known), each evaluation takes `x^α` from the last point by series
+/// and becomes the next point: the iterates are close, so the `exp(α ln x)` of each
+/// becomes a few multiplications.
+#[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn solve_am1(
     c: &Contact,
@@ -44,19 +50,27 @@ pub fn solve_am1(
     c1: f64,
     c2: f64,
     f_start: f64,
+    mut near: Option<(&[f64; 9], &mut PowNear)>,
     stats: &mut NewtonStats,
 ) -> f64 {
     if xa <= 0.0 {
         stats.record(0);
         return 0.0;
     }
-    let g_and_slope = |f: f64| -> (f64, f64) {
+    let mut g_and_slope = |f: f64| -> (f64, f64) {
         let x = xa + c2 * f;
         if x <= 0.0 {
             return (f, 1.0);
         }
         let v = va + c1 * f;
-        let xa_pow = super::contact::pow_alpha(x, c.alpha);
+        let xa_pow = match near.as_mut() {
+            Some((coeffs, at)) => {
+                let p = at.x_pow_alpha(c, coeffs, x);
+                **at = PowNear::new(x, p);
+                p
+            }
+            None => super::contact::pow_alpha(x, c.alpha),
+        };
         let damp = 1.0 + c.mu * v;
         let g = f + c.k * xa_pow * damp;
         let slope = 1.0 + c.k * (c.alpha * xa_pow / x * c2 * damp + xa_pow * c.mu * c1);
