@@ -165,7 +165,7 @@ impl Impact {
         }
         let c = self.an.contact;
         let (x, v, f, h, hm) = (self.x, self.v, self.f, self.h, self.h_m);
-        if self.near_pow && self.n % POW_ANCHOR_EVERY == 0 {
+        if self.near_pow && self.n.is_multiple_of(POW_ANCHOR_EVERY) {
             // No known point: this sample's powers are evaluated directly.
             self.pow_ref = PowNear::NONE;
         }
