@@ -191,9 +191,9 @@ impl Impact {
             Method::Rk4 => {
                 // eq (26), with k_i, l_i as the increments of v and x. For a general α
                 // the powers at this step's x and at x₂ come from the last x₄ (a second-
-                // and a first-order step away), and at x₃ from x₂, by series (see
-                // `PowNear`): one `exp(α ln x)` a step instead of four, at x₄, which
-                // anchors the next. With an exact power every stage is direct.
+                // and a first-order step away), and at x₃ and x₄ from x₂, by series (see
+                // `PowNear`); x₄ is the point carried to the next step. With an exact
+                // power every stage is direct.
                 let cf = &self.pow_coeffs;
                 let near = self.near_pow;
                 let force = |xs: f64, vs: f64, from: &PowNear| {
@@ -218,7 +218,11 @@ impl Impact {
                 let k3 = hm * force(x + 0.5 * l2, v + 0.5 * k2, &at_x2);
                 let l3 = h * (v + 0.5 * k2);
                 let x4 = x + l3;
-                let x4_pow = c.x_pow_alpha(x4);
+                let x4_pow = if near {
+                    at_x2.x_pow_alpha(&c, cf, x4)
+                } else {
+                    c.x_pow_alpha(x4)
+                };
                 self.pow_ref = PowNear::new(x4, x4_pow);
                 let k4 = hm * -c.k * x4_pow * (1.0 + c.mu * (v + k3));
                 let l4 = h * (v + k3);
