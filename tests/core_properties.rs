@@ -1,6 +1,7 @@
 //! Property tests over random parameters in the plugin's ranges: every integrator with
 //! every correction stays finite and detaches; both corrections hold %dev(H) below
-//! 1e-6 %; uncorrected v_out converges to the analytic one as the step halves.
+//! 1e-6 %; uncorrected v_out converges to the analytic one as the step halves; the
+//! powers carried by series at a general α agree with the exact-power path.
 
 use rebound::model::tau::contact_time;
 use rebound::model::{ClampTarget, Contact, Correction, Impact, Method, Scheme, simulate_impact};
@@ -183,6 +184,43 @@ fn uncorrected_methods_converge() {
                 o[o.len() - 1],
                 o.len()
             );
+        }
+    }
+}
+
+/// The powers carried by series at a general α (`PowNear`, and the hybrid's carried
+/// logarithm) change nothing beyond rounding: an exponent one ulp-scale step off 3/2
+/// takes those paths, 3/2 itself the exact `x√x`, and the two impacts agree.
+#[test]
+fn carried_powers_match_the_exact_power_path() {
+    let alpha_general = 1.5 + 4.0 * f64::EPSILON;
+    for (k, mu, v_in, fs) in [
+        (1e3, 0.5, 0.5, 44_100.0),
+        (1e7, 0.01, 2.0, 48_000.0),
+        (1e9, 2.0, 0.3, 96_000.0),
+    ] {
+        for method in Method::ALL {
+            for correction in Correction::ALL {
+                let scheme = Scheme::new(method, correction, ClampTarget::Exact);
+                let run = |alpha: f64| {
+                    let contact = Contact::new(k, mu, alpha, 0.01);
+                    simulate_impact(contact, scheme, v_in, fs, ClampTarget::Exact)
+                };
+                let (exact, general) = (run(1.5), run(alpha_general));
+                let case = format!("{} + {} at k {k:e}", method.name(), correction.name());
+                assert_eq!(exact.contact_samples, general.contact_samples, "{case}");
+                let rel = |a: f64, b: f64| ((a - b) / b).abs();
+                assert!(
+                    rel(general.v_out_sim, exact.v_out_sim) < 1e-11,
+                    "{case}: v_out {} vs {}",
+                    general.v_out_sim,
+                    exact.v_out_sim
+                );
+                assert!(
+                    rel(general.x_max_sim, exact.x_max_sim) < 1e-11,
+                    "{case}: x_max"
+                );
+            }
         }
     }
 }
