@@ -21,7 +21,13 @@ impl Contact {
     /// Force on the mass, eqs (1)–(2): `F = −k x^α (1 + μ v)` in contact, else 0.
     #[inline(always)]
     pub fn force(&self, x: f64, v: f64) -> f64 {
-        -self.k * self.x_pow_alpha(x) * (1.0 + self.mu * v)
+        self.force_with_pow(self.x_pow_alpha(x), v)
+    }
+
+    /// The same force when `x^α` (0 out of contact) is already at hand.
+    #[inline(always)]
+    pub fn force_with_pow(&self, x_pow: f64, v: f64) -> f64 {
+        -self.k * x_pow * (1.0 + self.mu * v)
     }
 
     /// `x^α` in contact, 0 out of it: the compression factor of eq (1), which the
@@ -239,7 +245,7 @@ pub struct Analytic {
     /// `1/w` and `1/μ²`: the per-sample bracket multiplies instead of dividing.
     inv_w: f64,
     inv_mu2: f64,
-    /// Binomial coefficients C(1/(α+1), j), j = 1..=5, for `x_from_pow_alpha1_near`.
+    /// Binomial coefficients C(1/(α+1), j), j = 1..=5, for `near_series`.
     binom: [f64; 5],
     /// The same for the exponent α/(α+1), which gives `x^α` from the same ε.
     binom_alpha: [f64; 5],
@@ -275,12 +281,6 @@ impl Analytic {
         self.inv_w
     }
 
-    /// `1/μ²`.
-    #[inline(always)]
-    pub fn inv_mu2(&self) -> f64 {
-        self.inv_mu2
-    }
-
     /// `(α + 1) m / k`: `x^{α+1} = x_scale · P(v)` on the curve of eq (3).
     #[inline(always)]
     pub fn x_scale(&self) -> f64 {
@@ -308,11 +308,19 @@ impl Analytic {
             let mu = self.contact.mu;
             return (-mu * (v - self.v_in) + ((1.0 + mu * v) / self.w).abs().ln()) / (mu * mu);
         }
+        dw * self.v_in - self.log_part(dw)
+    }
+
+    /// `Q = (d/w)² ψ(r) = (r − ln(1+r))/μ²` with `r = −μ d/w > −1`: the part of the
+    /// bracket that holds the logarithm, `P = d v_in/w − Q`. The series of `ψ` keeps its
+    /// digits as `μ → 0`.
+    #[inline]
+    pub fn log_part(&self, dw: f64) -> f64 {
+        let r = -self.contact.mu * dw;
         if r.abs() < PSI_SERIES_BELOW {
-            dw * self.v_in - dw * dw * psi(r)
+            dw * dw * psi(r)
         } else {
-            // (d/w)² ψ(r) = (r − ln(1+r)) / μ², since r = −μ d/w.
-            dw * self.v_in - (r - r.ln_1p()) * self.inv_mu2
+            (r - r.ln_1p()) * self.inv_mu2
         }
     }
 

@@ -21,7 +21,7 @@
 //! `ε = P·x_scale/g − 1` is summed from terms that are ready early, and `x`, `x^α` follow
 //! from `ε` by binomial series ([`Analytic::near_series`]).
 
-use super::contact::{Analytic, NEAR_SERIES_BELOW, PSI_SERIES_BELOW, psi};
+use super::contact::{Analytic, NEAR_SERIES_BELOW};
 
 /// `|μe|` up to which the carried logarithm is used; the six terms of `psi_small`
 /// then leave `(μe)⁶/8 < 2e-19` relative.
@@ -97,13 +97,7 @@ impl Hybrid {
             (big_q1, eps)
         } else {
             self.since_anchor = 0;
-            let r1 = -mu * dw1;
-            let big_q1 = if r1.abs() < PSI_SERIES_BELOW {
-                // (d/w)² ψ(r): exact as μ → 0.
-                dw1 * dw1 * psi(r1)
-            } else {
-                (r1 - r1.ln_1p()) * an.inv_mu2()
-            };
+            let big_q1 = an.log_part(dw1);
             (big_q1, (dw1 * an.v_in - big_q1) * scale_g - 1.0)
         };
         self.v = v1;

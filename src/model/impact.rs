@@ -145,6 +145,17 @@ impl Impact {
         }
     }
 
+    /// `x₁^α` for the hybrid correction's guess where it comes cheap from the carried
+    /// point (RK4 and AM1 at a general α); NaN otherwise, and without the hybrid.
+    #[inline(always)]
+    fn hybrid_guess_pow(&self, c: &Contact, x1: f64) -> f64 {
+        if self.near_pow && self.scheme.correction.hybrid() {
+            self.carried_pow(c, x1)
+        } else {
+            f64::NAN
+        }
+    }
+
     /// Bounds the contact by its analytic duration (cold path, once per contact).
     #[cold]
     fn check_duration(&mut self) {
@@ -176,7 +187,7 @@ impl Impact {
                 let x1 = x + h * v + 0.5 * h * hm * f;
                 let v_half = v + 0.5 * hm * f;
                 let x1_pow = self.carried_pow(&c, x1);
-                let f1 = -c.k * x1_pow * (1.0 + c.mu * v_half);
+                let f1 = c.force_with_pow(x1_pow, v_half);
                 (x1, v_half + 0.5 * hm * f1, f1, x1_pow)
             }
             Method::Heun => {
@@ -184,7 +195,7 @@ impl Impact {
                 let v_pred = v + hm * f;
                 let x1 = x + 0.5 * h * (v + v_pred);
                 let x1_pow = self.carried_pow(&c, x1);
-                let f1 = -c.k * x1_pow * (1.0 + c.mu * v_pred);
+                let f1 = c.force_with_pow(x1_pow, v_pred);
                 self.v_pred = v_pred;
                 (x1, v + 0.5 * hm * (f + f1), f1, x1_pow)
             }
@@ -202,7 +213,7 @@ impl Impact {
                     } else {
                         c.x_pow_alpha(xs)
                     };
-                    -c.k * p * (1.0 + c.mu * vs)
+                    c.force_with_pow(p, vs)
                 };
                 let k1 = hm * force(x, v, &self.pow_ref);
                 let l1 = h * v;
@@ -229,13 +240,8 @@ impl Impact {
                 const SIXTH: f64 = 1.0 / 6.0;
                 let x1 = x + (l1 + 2.0 * l2 + 2.0 * l3 + l4) * SIXTH;
                 let v1 = v + (k1 + 2.0 * k2 + 2.0 * k3 + k4) * SIXTH;
-                // The hybrid's guess power, a second-order step from x₄.
-                let x1_pow = if near && self.scheme.correction.hybrid() {
-                    self.pow_ref.x_pow_alpha(&c, cf, x1)
-                } else {
-                    f64::NAN
-                };
-                (x1, v1, 0.0, x1_pow)
+                // x₁ is a second-order step from x₄.
+                (x1, v1, 0.0, self.hybrid_guess_pow(&c, x1))
             }
             Method::Am1 => {
                 // eq (23): x₁ = x + h v + h²/(4m)(f₁ + f), v₁ = v + h/(2m)(f₁ + f), with
@@ -249,13 +255,8 @@ impl Impact {
                     .then_some((&self.pow_coeffs, &mut self.pow_ref));
                 let f1 = newton::solve_am1(&c, xa, va, c1, c2, f, near, &mut self.newton);
                 let x1 = xa + c2 * f1;
-                // The hybrid's guess power, a Newton step from the last point evaluated.
-                let x1_pow = if self.near_pow && self.scheme.correction.hybrid() {
-                    self.carried_pow(&c, x1)
-                } else {
-                    f64::NAN
-                };
-                (x1, va + c1 * f1, f1, x1_pow)
+                // x₁ is a Newton step from the last point evaluated.
+                (x1, va + c1 * f1, f1, self.hybrid_guess_pow(&c, x1))
             }
         };
         // x^α of the state left by this step, where known: carried to the next.
@@ -272,7 +273,7 @@ impl Impact {
             match self.hybrid.correct(&self.an, v1, x1, x1_pow) {
                 Some((xc, xc_pow)) => {
                     self.x = xc;
-                    self.f = -c.k * xc_pow * (1.0 + c.mu * v1);
+                    self.f = c.force_with_pow(xc_pow, v1);
                     pow_now = xc_pow;
                 }
                 None => self.x = 0.0,
