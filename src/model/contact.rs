@@ -256,7 +256,21 @@ pub struct Analytic {
     /// `hybrid`), then stays orders under the 1e-6 % the corrections promise. Below
     /// that the hybrid correction takes its direct, exactly-rounded paths.
     tolerant: bool,
+    /// `v_in − v` below which the hybrid stands aside: [`START_ULPS`] ulps of `v_in`.
+    d_min: f64,
+    /// `1 + μv` below which the logarithm of eq (3) cannot, times `x_scale/x^{α+1}`.
+    u_min_scale: f64,
 }
+
+/// Relative error of `x(v)` that the rounding of `v` may cause before the hybrid
+/// correction stands aside (see [`Analytic::resolvable`]).
+pub const HYBRID_RESOLUTION: f64 = 1e-4;
+
+/// At the start of a contact the hybrid correction waits until `v` has moved this many
+/// ulps (of `v_in`) off `v_in`: `x(v)` is then resolved to a few percent of a
+/// compression that is still tiny, instead of jumping between the few values that a
+/// handful of ulps allow.
+pub const START_ULPS: f64 = 64.0;
 
 impl Analytic {
     pub fn new(contact: Contact, v_in: f64) -> Self {
@@ -272,7 +286,42 @@ impl Analytic {
             binom_alpha: binomial_coefficients(contact.alpha / (contact.alpha + 1.0)),
             exact_pow: has_exact_pow(contact.alpha),
             tolerant: contact.mu * v_in >= 1e-3,
+            d_min: START_ULPS * f64::EPSILON * v_in,
+            u_min_scale: 4.0 * f64::EPSILON * (1.0 + contact.mu * v_in)
+                / (contact.mu * contact.mu * (contact.alpha + 1.0) * HYBRID_RESOLUTION),
         }
+    }
+
+    /// Whether `x(v)` of eq (3) is resolved to [`HYBRID_RESOLUTION`] at a velocity with
+    /// `d = v_in − v` and `u = 1 + μv`, where the integrator puts the compression at
+    /// `x_guess` and `scale_g = x_scale / x_guess^{α+1}` (NaN where unknown). `x^{α+1}`
+    /// is proportional to `P(v)`:
+    /// - at the start of a long, soft contact `v` may not have moved by one ulp yet
+    ///   (`d = 0`): the bracket is 0 and says nothing of `x`. Until `d` is
+    ///   [`START_ULPS`] ulps, `x(v)` only takes a few coarse values, and the
+    ///   integrator's `x` (tiny then) is kept. A step that leaves `v` unchanged
+    ///   (the caller checks it) is likewise left to the integrator: tying `x` to a `v`
+    ///   that does not move would freeze the contact.
+    /// - near `v_lim = −1/μ` an ulp of `v` moves `P` by `≈ 4ε w/(u μ²)`, through the
+    ///   logarithm, without bound as `u → 0`: the creeping exit of a heavily damped
+    ///   contact (`μ v_in` in the tens), where `x(v)` would freeze or jump.
+    ///
+    /// The second only matters where `u` is a small part of `w`; elsewhere the
+    /// rounding near the end of the contact (`P → 0`) is the usual, harmless one.
+    #[inline(always)]
+    pub fn resolvable(&self, d: f64, u: f64, scale_g: f64, x_guess: f64) -> bool {
+        if !(d >= self.d_min && u > 0.0) {
+            return false;
+        }
+        if u >= 0.0625 * self.w {
+            return true;
+        }
+        let scale = if scale_g.is_nan() {
+            self.x_scale / pow_alpha(x_guess, self.contact.alpha + 1.0)
+        } else {
+            scale_g
+        };
+        u >= self.u_min_scale * scale
     }
 
     /// `1/(1 + μ v_in)`.

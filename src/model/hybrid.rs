@@ -20,6 +20,13 @@
 //! The step to `x` is folded in: with `g = x_g^{α+1}` the integrator's guess,
 //! `ε = P·x_scale/g − 1` is summed from terms that are ready early, and `x`, `x^α` follow
 //! from `ε` by binomial series ([`Analytic::near_series`]).
+//!
+//! Where `v` cannot pin `x` down in double precision the correction stands aside and
+//! the integrator's own `x` is kept ([`Fix::Unresolved`]): at the start of a long, soft
+//! contact, where `v_in − v` is a few ulps of `v_in`, and in the creeping exit of a
+//! heavily damped one (`μ v_in` in the tens), where `1 + μv` is within a few ulps
+//! of 0 and the logarithm of eq (3) amplifies each ulp of `v` without bound. See
+//! [`Analytic::resolvable`].
 
 use super::contact::{Analytic, NEAR_SERIES_BELOW};
 
@@ -29,6 +36,17 @@ const DELTA_MAX: f64 = 1.0 / 1024.0;
 
 /// Samples after which `Q` is recomputed directly, bounding the rounding carried.
 pub const REANCHOR_EVERY: u32 = 64;
+
+/// What the correction makes of one sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Fix {
+    /// `(x(v), x(v)^α)` on the curve of eq (3).
+    OnCurve(f64, f64),
+    /// `v` is past `v_out`: the bracket of eq (3) is negative, the curve has ended.
+    PastOut,
+    /// `v` cannot resolve `x(v)` here: keep the integrator's `x`.
+    Unresolved,
+}
 
 /// What the hybrid correction carries from one sample to the next.
 #[derive(Clone, Copy, Debug)]
@@ -56,30 +74,33 @@ impl Default for Hybrid {
 }
 
 impl Hybrid {
-    /// `(x(v₁), x(v₁)^α)` on the curve of eq (3) at the integrator's velocity `v₁`,
-    /// given its uncorrected compression `x_guess > 0` and, where the integrator has
-    /// it, `guess_pow = x_guess^α` (NaN otherwise). `None` when `v₁` has left the
-    /// curve: past `v_out` (the bracket is not positive) or beyond `v_lim = −1/μ`,
-    /// which belongs to the other region of phase space. Either way the contact is over.
+    /// The point on the curve of eq (3) at the integrator's velocity `v₁`, given its
+    /// uncorrected compression `x_guess > 0` and, where the integrator has it,
+    /// `guess_pow = x_guess^α` (NaN otherwise). See [`Fix`].
     #[inline]
+    /// `v0` is the velocity before the step: a step that did not move it is left alone.
     pub fn correct(
         &mut self,
         an: &Analytic,
+        v0: f64,
         v1: f64,
         x_guess: f64,
         guess_pow: f64,
-    ) -> Option<(f64, f64)> {
+    ) -> Fix {
         let mu = an.contact.mu;
         let u1 = 1.0 + mu * v1;
-        if u1 <= 0.0 || u1.is_nan() {
-            return None;
-        }
+        let d1 = an.v_in - v1;
+        // Where x_guess^α is not at hand, P is estimated from x_guess itself.
         let g_pow = an.guess_pow(x_guess, guess_pow);
         // These depend on the guess and the last sample only, so they are under way
         // while the integrator still computes v₁.
         let scale_g = an.x_scale() / (g_pow * x_guess);
+        if v1 == v0 || !an.resolvable(d1, u1, scale_g, x_guess) {
+            // The carried logarithm restarts from the direct form once resolved.
+            self.v = f64::NAN;
+            return Fix::Unresolved;
+        }
         let inv_u1 = 1.0 / u1;
-        let d1 = an.v_in - v1;
         let dw1 = d1 * an.inv_w();
         let e = (v1 - self.v) * self.inv_u;
         let delta = mu * e;
@@ -105,15 +126,16 @@ impl Hybrid {
         self.big_q = big_q1;
         self.inv_u = inv_u1;
         if eps.abs() < NEAR_SERIES_BELOW {
-            return Some(an.near_series(eps, x_guess, g_pow));
+            let (x, x_pow) = an.near_series(eps, x_guess, g_pow);
+            return Fix::OnCurve(x, x_pow);
         }
         // Far from the guess, or no usable guess power (ε is NaN then).
         let p = an.x_scale() * (dw1 * an.v_in - big_q1);
         if p > 0.0 {
             let x = an.x_from_pow_alpha1(p);
-            Some((x, p / x))
+            Fix::OnCurve(x, p / x)
         } else {
-            None
+            Fix::PastOut
         }
     }
 }

@@ -5,39 +5,85 @@
 //! paper's tables assume) and ends at the first sample with `x ≤ 0`.
 
 use super::contact::{Analytic, Contact, PowNear, binomial_coefficients, has_exact_pow};
-use super::hybrid::Hybrid;
+use super::hybrid::{Fix, Hybrid};
 use super::newton::{self, NewtonStats};
-use super::scheme::{ClampTarget, Method, Scheme};
+use super::scheme::{ClampTarget, Method, Scheme, Stepping};
 
-/// A contact that has gone numerically wild (a non-finite state or a speed this many
-/// times `v_in`) is ended at once with the analytic `v_out`: the explicit methods can
-/// gain energy without bound when the contact is far shorter than one sample.
-const RUNAWAY_SPEED_RATIO: f64 = 1e6;
+/// A contact that has gone numerically wild (a non-finite state, or a speed this many
+/// times `v_in`, which a dissipative contact can never reach) is ended at once with a
+/// physical exit and flagged as runaway.
+const RUNAWAY_SPEED_RATIO: f64 = 4.0;
 
-/// A contact still going after this many samples has its analytic duration (eq 9)
-/// computed once (~10 µs, so ≤ 2.5 ns a sample even for the shortest contact that
-/// pays it); it is ended as runaway past `DURATION_FACTOR` times that. Short
-/// contacts never pay for the quadrature.
-const DURATION_CHECK_AFTER: u64 = 4096;
+/// Without the clamp, a contact that would leave faster than this many times `v_in` is
+/// flagged as runaway and leaves at the exact `v_out` instead: a dissipative contact
+/// can never leave faster than it arrived, and a voice must not fly off for minutes.
+/// Smaller numerical gains stay: they are what the uncorrected modes exist to show.
+pub const EXIT_SPEED_LIMIT: f64 = 1.5;
 
-/// Where a power is carried from one sample to the next (Verlet, Heun, AM1), every
-/// this many samples it is evaluated directly: the roundings carried (a few ulps a
-/// sample) stay bounded by a few tens of ulps.
+/// A contact still going after this many times its closed-form upper bound on eq (9)
+/// (see [`super::tau::contact_time_bound`]), plus [`GUARD_SLACK`] samples, is ended as
+/// runaway.
+const GUARD_FACTOR: f64 = 4.0;
+const GUARD_SLACK: f64 = 64.0;
+
+/// Where a power is carried from one step to the next (Verlet, Heun, AM1), every
+/// this many steps it is evaluated directly: the roundings carried (a few ulps a
+/// step) stay bounded by a few tens of ulps.
 const POW_ANCHOR_EVERY: u64 = 16;
-const DURATION_FACTOR: f64 = 8.0;
+
+/// Sub-stepping: a step `h` is split so that `h ω_max ≤ OMEGA_STEP` (the stiffest
+/// oscillation of the contact, `ω² = k α x_max^{α−1} (1 + μ v_in)/m`, bounds the
+/// stability of the explicit methods and resolves the pulse) and `h λ_max ≤
+/// DAMPING_STEP` (the fastest damping rate, `λ = k x_max^α μ/m`, which is what the
+/// explicit methods cannot follow when `μ v_in` is in the tens). At 0.5 Verlet's
+/// phase error keeps a contact within a few percent of eq (9). The paper's tables
+/// are computed with one step per sample ([`Stepping::PerSample`]): there
+/// `h ω_max` = 0.003, 0.20 and 0.85.
+pub const OMEGA_STEP: f64 = 0.5;
+pub const DAMPING_STEP: f64 = 0.5;
+/// Most sub-steps per sample. A contact that would need more is shorter than about
+/// one sample (at most 1.1 samples over the whole parameter range), far shorter than
+/// the output can show: it is taken in closed form, exiting at the exact `v_out`
+/// within the sample (see [`Impact::closed_form`]). Work per sample is bounded by
+/// this many steps; work per contact by about `(α + 1) μ v_in / DAMPING_STEP + π /
+/// OMEGA_STEP + MAX_SUBSTEPS` steps.
+pub const MAX_SUBSTEPS: u32 = 512;
+
+/// Sub-steps per sample for a contact at step `h`, or `None` where it needs more than
+/// [`MAX_SUBSTEPS`] (or the parameters are degenerate).
+pub fn substeps_for(an: &Analytic, h: f64) -> Option<u32> {
+    let c = an.contact;
+    let x_max = an.x_max();
+    let x_pow = c.x_pow_alpha(x_max);
+    let omega2 = c.k * c.alpha * (x_pow / x_max) * (1.0 + c.mu * an.v_in) / c.mass;
+    let lambda = c.k * x_pow * c.mu / c.mass;
+    let need = (h * omega2.sqrt() / OMEGA_STEP).max(h * lambda / DAMPING_STEP);
+    if need <= 1.0 {
+        Some(1)
+    } else if need <= MAX_SUBSTEPS as f64 {
+        Some(need.ceil() as u32)
+    } else {
+        None
+    }
+}
 
 /// The per-sample state of one contact.
 #[derive(Clone, Copy, Debug)]
 pub struct Impact {
     an: Analytic,
     scheme: Scheme,
+    /// The step: one sample's time over `substeps`.
     h: f64,
     /// `h / m`, the only way the mass enters the explicit updates.
     h_m: f64,
-    /// The velocity the clamp sets at detachment (unused without clamp).
+    /// Steps per sample (1 unless the contact is too stiff for the rate).
+    substeps: u32,
+    /// Shorter than [`MAX_SUBSTEPS`] can resolve: exits in closed form.
+    closed_form: bool,
+    /// The velocity the clamp sets at detachment; without the clamp, the exact `v_out`
+    /// that a runaway or closed-form contact leaves with.
     v_target: f64,
-    /// Most samples a contact may last before it is ended as runaway: unbounded until
-    /// the analytic duration has been computed (lazily, see `check_duration`).
+    /// Most samples a contact may last before it is ended as runaway.
     max_samples: u64,
     /// Speed beyond which the contact counts as runaway.
     v_runaway: f64,
@@ -56,7 +102,9 @@ pub struct Impact {
     pow_coeffs: [f64; 9],
     /// The hybrid correction's carried logarithm (untouched without it).
     hybrid: Hybrid,
+    /// Samples and steps advanced so far.
     n: u64,
+    steps: u64,
     in_contact: bool,
     runaway: bool,
     pub newton: NewtonStats,
@@ -64,24 +112,41 @@ pub struct Impact {
 
 impl Impact {
     /// A contact starting now with inbound speed `v_in > 0` at sample rate `fs`.
+    ///
+    /// Degenerate inputs (non-finite, `k`, `m`, `α`, `v_in` or `fs` not positive, `μ`
+    /// negative) give a contact that ends at the first step, never a panic.
     pub fn new(contact: Contact, scheme: Scheme, v_in: f64, fs: f64) -> Self {
         let an = Analytic::new(contact, v_in);
-        let v_target = if scheme.correction.clamp() {
-            match scheme.clamp_target {
-                ClampTarget::Approx => an.v_out_approx(),
-                ClampTarget::Exact => an.v_out(),
-            }
-        } else {
-            f64::NAN
+        let c = contact;
+        let valid = [c.k, c.alpha, c.mass, v_in, fs]
+            .iter()
+            .all(|p| p.is_finite() && *p > 0.0)
+            && c.mu.is_finite()
+            && c.mu >= 0.0;
+        let v_target = match (scheme.correction.clamp(), scheme.clamp_target) {
+            (false, _) => an.v_out(),
+            (true, ClampTarget::Approx) => an.v_out_approx(),
+            (true, ClampTarget::Exact) => an.v_out(),
         };
-        let h = 1.0 / fs;
+        let sample = 1.0 / fs;
+        let substeps = match (valid, scheme.stepping) {
+            (false, _) => None,
+            (true, Stepping::PerSample) => Some(1),
+            (true, Stepping::Auto) => substeps_for(&an, sample),
+        };
+        let h = sample / substeps.unwrap_or(1) as f64;
+        let bound = super::tau::contact_time_bound(&an) * fs;
+        let max_samples = (GUARD_FACTOR * bound + GUARD_SLACK).ceil();
         Self {
             an,
             scheme,
             h,
             h_m: h / contact.mass,
-            v_target,
-            max_samples: u64::MAX,
+            substeps: substeps.unwrap_or(1),
+            closed_form: substeps.is_none(),
+            v_target: if v_target.is_finite() { v_target } else { 0.0 },
+            // A NaN bound saturates to 0: such a contact ends at once.
+            max_samples: max_samples as u64,
             v_runaway: RUNAWAY_SPEED_RATIO * v_in,
             x: 0.0,
             v: v_in,
@@ -92,6 +157,7 @@ impl Impact {
             pow_ref: PowNear::NONE,
             pow_coeffs: binomial_coefficients(contact.alpha),
             n: 0,
+            steps: 0,
             in_contact: true,
             runaway: false,
             newton: NewtonStats::default(),
@@ -120,6 +186,20 @@ impl Impact {
     /// True when the contact was ended by the runaway guard.
     pub fn runaway(&self) -> bool {
         self.runaway
+    }
+    /// True when the contact is too short for [`MAX_SUBSTEPS`] steps a sample to
+    /// resolve, and so exits in closed form at its first sample.
+    pub fn closed_form(&self) -> bool {
+        self.closed_form
+    }
+    /// Steps per sample.
+    pub fn substeps(&self) -> u32 {
+        self.substeps
+    }
+    /// The velocity the contact leaves with where the integrator's own cannot be
+    /// used: the clamp's target, or else the exact `v_out`.
+    pub fn v_target(&self) -> f64 {
+        self.v_target
     }
     /// Heun's predicted velocity at the last step: the paper hands this on to the
     /// next impact of Table III. Only for reproducing that table.
@@ -156,27 +236,46 @@ impl Impact {
         }
     }
 
-    /// Bounds the contact by its analytic duration (cold path, once per contact).
-    #[cold]
-    fn check_duration(&mut self) {
-        let tau = super::tau::contact_time(&self.an) / self.h;
-        let limit = DURATION_FACTOR * tau + 64.0;
-        self.max_samples = if limit.is_finite() {
-            limit as u64
-        } else {
-            u64::MAX
-        };
-    }
-
-    /// Advances one sample. Returns whether the mass is still in contact afterwards.
+    /// Advances one sample (`substeps` steps of the method). Returns whether the mass
+    /// is still in contact afterwards.
     #[inline]
     pub fn step(&mut self) -> bool {
         if !self.in_contact {
             return false;
         }
+        self.n += 1;
+        if self.closed_form {
+            self.end(self.v_target, false);
+            return false;
+        }
+        for _ in 0..self.substeps {
+            if !self.substep() {
+                return false;
+            }
+        }
+        if self.n >= self.max_samples {
+            self.end(self.v_target, true);
+            return false;
+        }
+        true
+    }
+
+    /// Ends the contact at `x = 0` with velocity `v`.
+    #[cold]
+    fn end(&mut self, v: f64, runaway: bool) {
+        self.runaway |= runaway;
+        self.x = 0.0;
+        self.v = v;
+        self.f = 0.0;
+        self.in_contact = false;
+    }
+
+    /// One step of the method and the corrections.
+    #[inline(always)]
+    fn substep(&mut self) -> bool {
         let c = self.an.contact;
         let (x, v, f, h, hm) = (self.x, self.v, self.f, self.h, self.h_m);
-        if self.near_pow && self.n.is_multiple_of(POW_ANCHOR_EVERY) {
+        if self.near_pow && self.steps.is_multiple_of(POW_ANCHOR_EVERY) {
             // No known point: this sample's powers are evaluated directly.
             self.pow_ref = PowNear::NONE;
         }
@@ -261,7 +360,7 @@ impl Impact {
         };
         // x^α of the state left by this step, where known: carried to the next.
         let mut pow_now = x1_pow;
-        self.n += 1;
+        self.steps += 1;
         self.x = x1;
         self.v = v1;
         self.f = f1;
@@ -270,40 +369,33 @@ impl Impact {
             // and make the force handed to the next step that of the corrected state
             // (x^α from the same series as x, no second powf). A force left over from the
             // uncorrected x can lock explicit methods into a 2-cycle at large steps.
-            match self.hybrid.correct(&self.an, v1, x1, x1_pow) {
-                Some((xc, xc_pow)) => {
+            match self.hybrid.correct(&self.an, v, v1, x1, x1_pow) {
+                Fix::OnCurve(xc, xc_pow) => {
                     self.x = xc;
                     self.f = c.force_with_pow(xc_pow, v1);
                     pow_now = xc_pow;
                 }
-                None => self.x = 0.0,
+                Fix::PastOut => self.x = 0.0,
+                Fix::Unresolved => {}
             }
         }
         if self.near_pow && matches!(self.scheme.method, Method::Verlet | Method::Heun) {
             self.pow_ref = PowNear::new(self.x, pow_now);
         }
-        if self.n == DURATION_CHECK_AFTER {
-            self.check_duration();
-        }
-        if !(self.v.abs() <= self.v_runaway && self.x.is_finite()) || self.n >= self.max_samples {
-            self.runaway = true;
-            self.x = 0.0;
-            self.v = if self.v_target.is_nan() {
-                self.an.v_out()
-            } else {
-                self.v_target
-            };
-            self.in_contact = false;
+        if !(self.v.abs() <= self.v_runaway && self.x.is_finite()) {
+            self.end(self.v_target, true);
             return false;
         }
         if self.x <= 0.0 {
-            self.in_contact = false;
             if self.scheme.correction.clamp() {
                 // Section IV-A2: set v_out at detachment and close the loop at x = 0.
-                self.v = self.v_target;
-                self.x = 0.0;
+                self.end(self.v_target, false);
+            } else if self.v.abs() > EXIT_SPEED_LIMIT * self.an.v_in {
+                self.end(self.v_target, true);
+            } else {
+                self.in_contact = false;
+                self.f = 0.0;
             }
-            self.f = 0.0;
             return false;
         }
         true

@@ -81,6 +81,10 @@ pub struct ImpactReport {
     pub newton_iters_mean: f64,
     pub newton_iters_max: u32,
     pub runaway: bool,
+    /// Too short for the sub-step limit: exited in closed form at the exact `v_out`.
+    pub closed_form: bool,
+    /// Steps of the method per sample.
+    pub substeps: u32,
     /// Heun's predicted velocity at the detachment step (Table III reproduction only).
     pub paper_handover: f64,
     /// Largest `|H_sim − H(v)|` including the detachment sample, in joules.
@@ -131,6 +135,8 @@ pub fn simulate_impact(
         newton_iters_mean: imp.newton.mean(),
         newton_iters_max: imp.newton.max,
         runaway: imp.runaway(),
+        closed_form: imp.closed_form(),
+        substeps: imp.substeps(),
         paper_handover: imp.paper_handover(),
         max_dev_h_abs_with_exit: with_exit.max_dev_h,
         delta_h_tau_abs: delta_h,

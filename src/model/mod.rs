@@ -19,4 +19,4 @@ pub use bounce::{BounceSample, Bouncer, Phase};
 pub use contact::{Analytic, Contact};
 pub use impact::Impact;
 pub use metrics::{ImpactReport, simulate_impact};
-pub use scheme::{ClampTarget, Correction, Method, Scheme};
+pub use scheme::{ClampTarget, Correction, Method, Scheme, Stepping};

@@ -5,7 +5,7 @@ use super::contact::{Contact, PowNear};
 /// Newton stops when a step changes `f` by less than this, relative (paper-notes).
 pub const REL_TOL: f64 = 1e-14;
 /// Hard cap on iterations per sample; never reached on well-posed contacts.
-pub const MAX_ITERS: u32 = 60;
+pub const MAX_ITERS: u32 = 32;
 
 /// Iteration counts over the samples of one contact.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -83,7 +83,7 @@ pub fn solve_am1(
         let mut step = xa.max(1.0) / c2;
         hi = step;
         let mut tries = 0;
-        while g_and_slope(hi).0 <= 0.0 && tries < 200 {
+        while g_and_slope(hi).0 <= 0.0 && tries < 64 {
             lo = hi;
             step *= 2.0;
             hi += step;

@@ -150,7 +150,7 @@ fn single_impact_table(
     let mut cells = Vec::new();
     let reports: Vec<_> = METHODS
         .iter()
-        .map(|&m| simulate_impact(c, Scheme::plain(m), v_in, FS, reference))
+        .map(|&m| simulate_impact(c, Scheme::plain(m).per_sample(), v_in, FS, reference))
         .collect();
     for (r, row) in SINGLE_ROWS.iter().enumerate() {
         for (j, rep) in reports.iter().enumerate() {
@@ -200,7 +200,7 @@ fn sequence_table(
     for &m in &METHODS {
         sums.push(run_sequence(
             c,
-            Scheme::plain(m),
+            Scheme::plain(m).per_sample(),
             v_in,
             FS,
             SEQUENCE_IMPACTS,
@@ -210,7 +210,7 @@ fn sequence_table(
     }
     // The corrected simulation: hybrid + output-velocity constraint at ṽ_out, the
     // 0.1 % threshold of the paper meaning it is always applied.
-    let corrected = Scheme::new(Method::Verlet, Correction::Both, ClampTarget::Approx);
+    let corrected = Scheme::new(Method::Verlet, Correction::Both, ClampTarget::Approx).per_sample();
     sums.push(run_sequence(
         c,
         corrected,

@@ -86,12 +86,23 @@ impl ClampTarget {
     }
 }
 
+/// How many steps of the method one sample takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stepping {
+    /// As many as the contact needs to be stable and resolved at this rate (see
+    /// `impact::substeps_for`): the instrument's rule.
+    Auto,
+    /// Exactly one, as in the paper's tables (whatever the contact's stiffness).
+    PerSample,
+}
+
 /// A full choice of how to integrate one contact.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scheme {
     pub method: Method,
     pub correction: Correction,
     pub clamp_target: ClampTarget,
+    pub stepping: Stepping,
 }
 
 impl Scheme {
@@ -100,12 +111,21 @@ impl Scheme {
             method,
             correction,
             clamp_target,
+            stepping: Stepping::Auto,
         }
     }
 
     /// The plain method, no correction.
     pub fn plain(method: Method) -> Self {
         Self::new(method, Correction::None, ClampTarget::Exact)
+    }
+
+    /// The same with one step per sample: the paper's convention.
+    pub fn per_sample(self) -> Self {
+        Self {
+            stepping: Stepping::PerSample,
+            ..self
+        }
     }
 }
 

@@ -31,6 +31,10 @@ pub struct SequenceImpact {
     /// `%dev(H)` of this impact, eq (27), including the detachment sample.
     pub dev_h_pct: f64,
     pub contact_samples: u64,
+    /// The contact was ended by the runaway guard (see `Impact::runaway`).
+    pub runaway: bool,
+    /// The contact was too short to resolve and exited in closed form.
+    pub closed_form: bool,
 }
 
 /// Summary of a sequence (Table III's two rows).
@@ -90,6 +94,8 @@ pub fn run_sequence(
             accum_err_pct: 100.0 * (h_sim - h_exact) / h_exact,
             dev_h_pct: 100.0 * track.max_dev_h / delta_h,
             contact_samples: track.samples,
+            runaway: imp.runaway(),
+            closed_form: imp.closed_form(),
         };
         each(i, &rec);
         summary.impacts = i + 1;

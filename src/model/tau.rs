@@ -1,51 +1,123 @@
-//! Contact duration, eq (9), by double-exponential (tanh–sinh) quadrature.
+//! Contact duration, eq (9): by double-exponential (tanh–sinh) quadrature for tests and
+//! offline tools, and as a closed-form upper bound for the audio thread.
+//!
+//! In the variable `s = ln(1 + μv)` the factor `1/(1 + μv)` of eq (9) cancels
+//! (`ds = μ dv/(1 + μv)`), and `Q(s) = μ² P` of eq (3) becomes
+//! `e^{s_in} − e^s − (s_in − s)`: smooth, concave, zero at both ends. Scaled by `1/μ`
+//! (`σ = s/μ`, `q = Q/μ²`, both finite as `μ → 0`) this gives
+//!
+//! ```text
+//! τ = (m/k)^{1/(α+1)} (α+1)^{−α/(α+1)} ∫_{σ_out}^{σ_in} q(σ)^{−α/(α+1)} dσ,
+//! ```
+//!
+//! and `q` is written relative to whichever end is nearer, so that every node keeps its
+//! digits: from the top, `q = v_in Δ E(μΔ) − Δ² φ₋(μΔ)`; from the bottom,
+//! `q = −v_out Δ' − (1 + μv_out) Δ'² φ₊(μΔ')`, with `E(D) = (1 − e^{−D})/D`,
+//! `φ₋(D) = (D − 1 + e^{−D})/D²` and `φ₊(D) = (e^D − 1 − D)/D²`. `s_out` comes straight
+//! from the Lambert-W form ([`super::vout::s_out`]), so nothing cancels when
+//! `1 + μ v_out` underflows relative to 1 (`μ v_in` in the tens and beyond).
 
-use super::contact::{Analytic, psi};
+use super::contact::Analytic;
 
-/// `P` measured from one end of the contact: `P(v_ref − d)` for the reference end
-/// `v_ref` (either `v_in` or `v_out`, both roots of `P`), written so that it keeps
-/// its digits as `d → 0`: `(d/w) v_ref − (d/w)² ψ(−μ d / w)`, `w = 1 + μ v_ref`.
-fn bracket_from(mu: f64, v_ref: f64, d: f64) -> f64 {
-    let w = 1.0 + mu * v_ref;
-    let dw = d / w;
-    dw * v_ref - dw * dw * psi(-mu * dw)
+/// The ends of the contact in `σ = ln(1 + μv)/μ` (m/s), each the velocity itself as
+/// `μ → 0`: `(σ_in, σ_out, v_out, 1 + μ v_out)`, the last from `s_out` so that it keeps
+/// its digits where it underflows relative to 1.
+pub fn sigma_ends(an: &Analytic) -> (f64, f64, f64, f64) {
+    let (mu, v_in) = (an.contact.mu, an.v_in);
+    let (v_out, s_out) = super::vout::v_out_and_s_out(mu, v_in);
+    let a = mu * v_in;
+    let sigma_in = v_in * ln1p_ratio(a);
+    let b = mu * v_out;
+    let sigma_out = if b > -0.5 {
+        v_out * ln1p_ratio(b)
+    } else {
+        s_out / mu
+    };
+    (sigma_in, sigma_out, v_out, s_out.exp())
 }
 
-/// Contact duration `τ` in seconds, eq (9).
-///
-/// The prefactor `(μ²/(α+1))^{α/(α+1)}` is folded into the integrand
-/// (`bracket = μ² P`), so that `τ = (m/k)^{1/(α+1)} (α+1)^{−α/(α+1)} ∫ dv /
-/// ((1+μv) P(v)^{α/(α+1)})` stays finite as `μ → 0`. The integrand has algebraic
-/// singularities at both ends, which tanh–sinh quadrature absorbs; each end is
-/// evaluated from its own side so that no digits are lost to cancellation.
+/// `ln(1 + b)/b`, 1 at `b = 0`.
+fn ln1p_ratio(b: f64) -> f64 {
+    if b == 0.0 { 1.0 } else { b.ln_1p() / b }
+}
+
+/// `(1 − e^{−D})/D`.
+fn e_ratio(d: f64) -> f64 {
+    if d.abs() < 1e-8 {
+        1.0 - 0.5 * d
+    } else {
+        -(-d).exp_m1() / d
+    }
+}
+
+/// `(e^{sD} − 1 − sD)/D²` for `s = ±1`: `φ₊` (`s = 1`) and `φ₋` (`s = −1`), by their
+/// series where the direct form would cancel.
+fn phi(d: f64, s: f64) -> f64 {
+    let x = s * d;
+    if x.abs() < 0.1 {
+        // Σ xⁿ/(n+2)!, n ≤ 9: 1e-19 relative at |x| = 0.1.
+        let mut term = 0.5;
+        let mut sum = 0.5;
+        for n in 1..10 {
+            term *= x / (n as f64 + 2.0);
+            sum += term;
+        }
+        sum
+    } else {
+        (x.exp_m1() - x) / (x * x)
+    }
+}
+
+/// The constant in front of the integral: `(m/k)^{1/(α+1)} (α+1)^{−α/(α+1)}`.
+fn prefactor(an: &Analytic) -> f64 {
+    let c = an.contact;
+    let e = c.alpha / (c.alpha + 1.0);
+    (c.mass / c.k).powf(1.0 / (c.alpha + 1.0)) * (c.alpha + 1.0).powf(-e)
+}
+
+/// Contact duration `τ` in seconds, eq (9). Not for the audio thread: see
+/// [`contact_time_bound`].
 pub fn contact_time(an: &Analytic) -> f64 {
     let c = an.contact;
-    let (v_in, v_out) = (an.v_in, an.v_out());
-    let mu = c.mu;
+    let (mu, v_in) = (c.mu, an.v_in);
+    let (sigma_in, sigma_out, v_out, w_out) = sigma_ends(an);
     let e = c.alpha / (c.alpha + 1.0);
-    let half = 0.5 * (v_in - v_out);
-    // Integrand at distance `d` from the end `v_ref` (d ≥ 0 inward).
-    let g = |v_ref: f64, d: f64, sign: f64| {
-        let v = v_ref - sign * d;
-        let p = bracket_from(mu, v_ref, sign * d);
-        1.0 / ((1.0 + mu * v) * p.powf(e))
-    };
-    let integral = tanh_sinh(half, |d_from_top, d_from_bottom| {
-        // Evaluate from whichever end is nearer.
-        if d_from_top <= d_from_bottom {
-            g(v_in, d_from_top, 1.0)
+    let half = 0.5 * (sigma_in - sigma_out);
+    let integral = tanh_sinh(half, |from_top, from_bottom| {
+        let q = if from_top <= from_bottom {
+            let d = from_top;
+            v_in * d * e_ratio(mu * d) - d * d * phi(mu * d, -1.0)
         } else {
-            g(v_out, d_from_bottom, -1.0)
-        }
+            let d = from_bottom;
+            -v_out * d - w_out * d * d * phi(mu * d, 1.0)
+        };
+        q.powf(-e)
     });
-    (c.mass / c.k).powf(1.0 / (c.alpha + 1.0)) * (c.alpha + 1.0).powf(-e) * integral
+    prefactor(an) * integral
+}
+
+/// A closed-form upper bound on `τ`, for the audio thread: `q` is concave in `σ`, peaks
+/// at `v = 0` (`σ = 0`) with `q(0) = P(0) = x_max^{α+1} k/((α+1) m)` (eq 4), and so lies
+/// above the triangle on `[σ_out, σ_in]` with that apex. Integrating the triangle's
+/// `q^{−α/(α+1)}` gives `τ ≤ prefactor · (α+1)(σ_in − σ_out) P(0)^{−α/(α+1)}`: 4/π
+/// of `τ` for a linear undamped spring, a small factor elsewhere. Costs one
+/// solution of eq (6) and a few logarithms.
+pub fn contact_time_bound(an: &Analytic) -> f64 {
+    let c = an.contact;
+    let (sigma_in, sigma_out, _, _) = sigma_ends(an);
+    let e = c.alpha / (c.alpha + 1.0);
+    let p0 = an.bracket(0.0);
+    prefactor(an) * (c.alpha + 1.0) * (sigma_in - sigma_out) * p0.powf(-e)
 }
 
 /// ∫ over an interval of half-width `half` of `f`, where `f(a, b)` receives the
 /// distances of the node to the upper and lower ends (computed without rounding at
-/// the ends). Levels are refined until two agree to 1e-14.
+/// the ends). Levels are refined until two agree to 1e-14 (at most 12 levels).
 fn tanh_sinh(half: f64, f: impl Fn(f64, f64) -> f64) -> f64 {
     use std::f64::consts::FRAC_PI_2;
+    if !(half > 0.0 && half.is_finite()) {
+        return f64::NAN;
+    }
     // The end singularities are as strong as d^{-3/4} (α = 3): the nodes must reach
     // within ~1e-300 of the ends, or the truncated tails cost 1e-7 of the integral.
     let t_max = 6.0;
@@ -78,7 +150,7 @@ fn tanh_sinh(half: f64, f: impl Fn(f64, f64) -> f64) -> f64 {
         t += h;
     }
     let mut prev = sum * h * half;
-    for _ in 0..10 {
+    for _ in 0..12 {
         h *= 0.5;
         let mut t = h;
         while t <= t_max {
