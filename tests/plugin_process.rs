@@ -8,7 +8,7 @@ use nice_plug::midi::{Channel, Key, VoiceID};
 use nice_plug::params::InternalParamMut;
 use nice_plug::prelude::*;
 use rebound::Rebound;
-use rebound::model::Bouncer;
+use rebound::model::{Bouncer, ClampTarget, simulate_impact};
 use rebound::params::ReboundParams;
 use rebound::voice::{contact_of, velocity_to_speed};
 use std::collections::VecDeque;
@@ -21,7 +21,11 @@ impl ActivateContext<Rebound> for TestActivate {
     }
     fn execute(&self, _task: ()) {}
     fn set_latency_samples(&self, _samples: u32) {}
-    fn set_current_voice_capacity(&self, _capacity: u32) {}
+    fn set_current_voice_capacity(&self, capacity: u32) {
+        // nice-plug's CLAP wrapper accepts this only with a poly-modulation config.
+        let config = Rebound::CLAP_POLY_MODULATION_CONFIG.expect("no poly-mod config");
+        assert!((1..=config.max_voice_capacity).contains(&capacity));
+    }
 }
 
 struct TestProcess {
@@ -523,6 +527,106 @@ fn state_round_trips_exactly() {
     }
     assert_eq!(pb.editor_size.size(), (777, 555));
     assert_eq!(pa.engine_params(), pb.engine_params());
+}
+
+/// The editor's figures are the paper's: %dev(H) of eq (27) over |ΔH_τ|, %err(v_out) of
+/// eq (28) with its sign, and the runaway flag, as `simulate_impact` (and so `rebound
+/// simulate`) measures the same contact against the exact v_out.
+#[test]
+fn trace_figures_match_simulate_impact() {
+    // (k as log10, mu as log10, alpha, method 0..3, correction 0..3)
+    let cases = [
+        (9.0, 0.5f32.log10(), 1.5, 0, 0),
+        (9.0, 0.5f32.log10(), 1.5, 1, 0),
+        (9.0, 0.5f32.log10(), 1.5, 2, 0),
+        (9.0, 0.5f32.log10(), 1.5, 3, 1),
+        (7.0, -2.0, 1.3, 1, 0),
+        (5.0, 0.0, 2.2, 0, 2),
+    ];
+    for (k, mu, alpha, method, corr) in cases {
+        let mut p = activated(48000.0, 256);
+        let params = p.rebound_params();
+        set_norm(&params, "body", 0.0);
+        set_plain(&params, "k", k);
+        set_plain(&params, "mu", mu);
+        set_plain(&params, "alpha", alpha);
+        set_norm(&params, "method", method as f32 / 3.0);
+        set_norm(&params, "corr", corr as f32 / 3.0);
+        let mut events = vec![note_on(0, 60, 1.0)];
+        while p.engine().last_trace().seq == 0 {
+            run(&mut p, 256, 256, &events);
+            events.clear();
+        }
+        let t = p.engine().last_trace().clone();
+        let ep = *p.engine().params();
+        let (c, s) = contact_of(&ep);
+        let r = simulate_impact(
+            c,
+            s,
+            velocity_to_speed(&ep, 1.0),
+            48000.0,
+            ClampTarget::Exact,
+        );
+        let case = format!("k 1e{k}, mu {mu}, alpha {alpha}, {s:?}");
+        assert_eq!(t.v_in, r.v_in, "{case}");
+        assert_eq!(t.dev_h_pct, r.dev_h_pct, "{case}");
+        assert_eq!(t.err_vout_pct, r.err_vout_pct, "{case}");
+        assert_eq!(t.runaway, r.runaway, "{case}");
+        eprintln!(
+            "{case}: %dev(H) {:.4e}, %err {:+.4e}",
+            t.dev_h_pct, t.err_vout_pct
+        );
+    }
+}
+
+/// Worst-case patches with contacts far beyond 4096 samples or far shorter than one:
+/// every method with and without the corrections. Each first contact must end, the
+/// output stay finite, and nothing allocate inside `process()`.
+#[test]
+fn worst_case_patches_do_not_allocate_and_end() {
+    // (name, [(param id, plain value)], velocity)
+    let patches: [(&str, &[(&str, f32)]); 3] = [
+        (
+            "k 1e2, alpha 3 (~50 000-sample contact)",
+            &[("k", 2.0), ("alpha", 3.0)],
+        ),
+        ("mu 10, v 50 m/s", &[("mu", 1.0), ("vmax", 50f32.log10())]),
+        ("k 1e12, v 50 m/s", &[("k", 12.0), ("vmax", 50f32.log10())]),
+    ];
+    let before = alloc_violations();
+    for (name, set) in patches {
+        for method in 0..4 {
+            for corr in [0.0, 1.0] {
+                let mut p = activated(48000.0, 512);
+                let params = p.rebound_params();
+                set_norm(&params, "body", 0.0);
+                set_norm(&params, "method", method as f32 / 3.0);
+                set_norm(&params, "corr", corr);
+                for (id, v) in set {
+                    set_plain(&params, id, *v);
+                }
+                let mut done = false;
+                let mut start = 0usize;
+                let mut events = vec![note_on(0, 60, 1.0)];
+                while start < 400_000 && !done {
+                    let (l, _, _) = run(&mut p, 512, 512, &events);
+                    events.clear();
+                    assert!(l.iter().all(|s| s.is_finite()), "{name}, method {method}");
+                    done = p.engine().last_trace().seq > 0 && p.engine().active_voices() == 0;
+                    start += 512;
+                }
+                assert!(
+                    done,
+                    "{name}, method {method}, corr {corr}: no end in {start} samples"
+                );
+            }
+        }
+    }
+    assert_eq!(
+        alloc_violations() - before,
+        0,
+        "allocations inside process()"
+    );
 }
 
 #[cfg(debug_assertions)]
