@@ -94,6 +94,94 @@ impl Default for EngineParams {
     }
 }
 
+/// Lowest and highest value of every number in [`EngineParams`] (the enums take any
+/// variant): the one spec the plugin's ranges are built from and the engine clamps to.
+pub const LIMITS: [EngineParams; 2] = [
+    EngineParams {
+        v_min: 1e-3,
+        v_max: 1e-3,
+        velocity_curve: 0.25,
+        mass: 1e-4,
+        k: 1e2,
+        alpha: 1.0,
+        mu: 1e-4,
+        method: Method::Verlet,
+        correction: Correction::Both,
+        clamp_target: ClampTarget::Exact,
+        bouncing: false,
+        gravity: 0.1,
+        body: BodyType::Bar,
+        body_freq: 20.0,
+        key_track: 0.0,
+        t60: 0.01,
+        brightness: 0.0,
+        position: 0.0,
+        mix: 0.0,
+        gain_db: -48.0,
+        voices: 1,
+    },
+    EngineParams {
+        v_min: 50.0,
+        v_max: 50.0,
+        velocity_curve: 4.0,
+        mass: 1.0,
+        k: 1e12,
+        alpha: 3.0,
+        mu: 10.0,
+        method: Method::Verlet,
+        correction: Correction::Both,
+        clamp_target: ClampTarget::Exact,
+        bouncing: false,
+        gravity: 100.0,
+        body: BodyType::Bar,
+        body_freq: 5000.0,
+        key_track: 1.0,
+        t60: 10.0,
+        brightness: 1.0,
+        position: 1.0,
+        mix: 1.0,
+        gain_db: 12.0,
+        voices: MAX_VOICES,
+    },
+];
+
+/// `v` inside `[lo, hi]`; NaN becomes `default`. `max`/`min` never panic (unlike
+/// `clamp`), whatever the bounds.
+fn within(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
+    if v.is_nan() {
+        default
+    } else {
+        v.max(lo).min(hi)
+    }
+}
+
+impl EngineParams {
+    /// These parameters with every number inside [`LIMITS`] and NaN at its default.
+    pub fn within_limits(&self) -> Self {
+        let (lo, hi, d) = (&LIMITS[0], &LIMITS[1], Self::default());
+        let f = |v: fn(&Self) -> f64| within(v(self), v(lo), v(hi), v(&d));
+        Self {
+            v_min: f(|p| p.v_min),
+            v_max: f(|p| p.v_max),
+            velocity_curve: f(|p| p.velocity_curve),
+            mass: f(|p| p.mass),
+            k: f(|p| p.k),
+            alpha: f(|p| p.alpha),
+            mu: f(|p| p.mu),
+            gravity: f(|p| p.gravity),
+            body_freq: f(|p| p.body_freq),
+            key_track: f(|p| p.key_track),
+            t60: f(|p| p.t60),
+            brightness: f(|p| p.brightness),
+            position: f(|p| p.position),
+            mix: f(|p| p.mix),
+            gain_db: f(|p| p.gain_db),
+            voices: self.voices.clamp(lo.voices, hi.voices),
+            ..*self
+        }
+    }
+}
+
 /// The body settings the engine smooths, in the order of `body_smooth`: pitch and
 /// decay glide in the log domain (a glide in Hz or seconds would sound uneven).
 fn body_targets(p: &EngineParams) -> [f64; 5] {
@@ -109,8 +197,9 @@ fn body_targets(p: &EngineParams) -> [f64; 5] {
 /// A voice that ended, reported to the host (CLAP voice terminated).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Terminated {
-    /// Offset in the block rendered by the last `render` call.
-    pub offset: u32,
+    /// Engine sample ([`Engine::clock`]) at which the voice ended: its last rendered
+    /// sample, or the next one when a note event ended it between samples.
+    pub at: u64,
     pub voice_id: Option<i32>,
     pub channel: u8,
     pub key: u8,
@@ -134,10 +223,12 @@ pub struct ContactTrace {
     pub h: [f32; TRACE_POINTS],
     /// Contact time in samples.
     pub samples: u64,
-    /// Largest |H_sim − H(v)| / H₀ over the contact, % (eq 27).
+    /// Largest |H_sim − H(v)| / |ΔH_τ| over the contact, % (eq 27, exact v_out).
     pub dev_h_pct: f64,
-    /// (v_out,sim − v_out) / |v_out|, % against the exact root of eq (6).
+    /// 100 (v_out,sim − v_out) / v_out against the exact root of eq (6) (eq 28).
     pub err_vout_pct: f64,
+    /// The contact went numerically wild and was ended by the core's guard.
+    pub runaway: bool,
     pub newton_mean: f64,
     pub newton_max: u32,
     /// Residual energy after each bounce against the exact chain, %.
@@ -165,6 +256,7 @@ impl Default for ContactTrace {
             samples: 0,
             dev_h_pct: 0.0,
             err_vout_pct: 0.0,
+            runaway: false,
             newton_mean: 0.0,
             newton_max: 0,
             bounces: 0,
@@ -184,6 +276,7 @@ struct Tracer {
     /// Whether the impact in progress is recorded (tiny late bounces are not).
     recording: bool,
     counter: usize,
+    /// Largest |H_sim − H(v)| of the impact in progress, J.
     max_dev: f64,
     h0: f64,
 }
@@ -228,9 +321,14 @@ impl Smoothed {
             coef: 1.0 - (-1.0 / (time * rate)).exp(),
         }
     }
+    /// One step toward `target`. A state that ever went non-finite jumps to the target,
+    /// so one bad value cannot silence the output for good.
     #[inline]
     fn next(&mut self, target: f64) -> f64 {
         self.value += (target - self.value) * self.coef;
+        if !self.value.is_finite() {
+            self.value = target;
+        }
         self.value
     }
 }
@@ -252,7 +350,10 @@ pub struct Engine {
     guard_events: u64,
     terminated: [Terminated; TERMINATED_CAPACITY],
     n_terminated: usize,
-    block_pos: u32,
+    /// Samples rendered since creation: the time base of [`Terminated::at`].
+    clock: u64,
+    /// Largest |output| before the clip since the last reset.
+    peak: f64,
     tracer: Box<Tracer>,
     published: Box<ContactTrace>,
     trace_sink: Option<triple_buffer::Input<ContactTrace>>,
@@ -282,7 +383,8 @@ impl Engine {
             guard_events: 0,
             terminated: [Terminated::default(); TERMINATED_CAPACITY],
             n_terminated: 0,
-            block_pos: 0,
+            clock: 0,
+            peak: 0.0,
             tracer: Box::new(Tracer {
                 slot: None,
                 work: ContactTrace::default(),
@@ -333,6 +435,7 @@ impl Engine {
         self.dc_y1 = 0.0;
         self.n_terminated = 0;
         self.tracer.slot = None;
+        self.peak = 0.0;
     }
 
     pub fn sample_rate(&self) -> f64 {
@@ -343,17 +446,27 @@ impl Engine {
     }
 
     /// Sets the parameters. Contact parameters apply from the next impact (latched at
-    /// onset); body and output parameters glide.
+    /// onset); body and output parameters glide. Values outside the plugin's ranges are
+    /// clamped and NaN becomes the default, so nothing downstream sees them.
     pub fn set_params(&mut self, p: &EngineParams) {
+        let p = p.within_limits();
         let kind_changed = p.body != self.params.body;
-        self.params = *p;
-        self.params.voices = p.voices.clamp(1, MAX_VOICES);
+        self.params = p;
         if kind_changed {
             self.body_params.body = p.body;
         }
     }
 
-    /// Events the last `render` produced: voices that ended.
+    /// Samples rendered so far (the time base of [`Terminated::at`]).
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+    /// Largest |output| before the output clip since the last reset.
+    pub fn peak_before_clip(&self) -> f64 {
+        self.peak
+    }
+
+    /// Voices that ended since the last [`clear_terminated`](Self::clear_terminated).
     pub fn terminated(&self) -> &[Terminated] {
         &self.terminated[..self.n_terminated]
     }
@@ -381,7 +494,7 @@ impl Engine {
         let v = &self.voices[slot];
         if self.n_terminated < TERMINATED_CAPACITY {
             self.terminated[self.n_terminated] = Terminated {
-                offset: self.block_pos,
+                at: self.clock,
                 voice_id: v.voice_id,
                 channel: v.channel,
                 key: v.key,
@@ -392,6 +505,11 @@ impl Engine {
 
     /// Starts a note now (before the next rendered sample). `velocity` in `[0, 1]`.
     pub fn note_on(&mut self, key: u8, velocity: f32, channel: u8, voice_id: Option<i32>) {
+        let velocity = if velocity.is_nan() {
+            0.0
+        } else {
+            velocity.clamp(0.0, 1.0)
+        };
         self.now += 1;
         let p = self.body_params_now();
         // A note on a sounding key re-strikes that voice.
@@ -488,7 +606,6 @@ impl Engine {
     /// As [`render`](Self::render), also writing the summed normalised wall force.
     pub fn render_with_force(&mut self, out: &mut [f32], mut force: Option<&mut [f32]>) {
         for (n, o) in out.iter_mut().enumerate() {
-            self.block_pos = n as u32;
             if self.control == 0 {
                 self.control_tick();
             }
@@ -519,20 +636,23 @@ impl Engine {
                     }
                 }
             }
-            // DC blocker, gain, final guard.
-            let mut y = sum - self.dc_x1 + self.dc_r * self.dc_y1;
+            // DC blocker, gain, then the guard on what leaves the engine.
+            let y = sum - self.dc_x1 + self.dc_r * self.dc_y1;
             self.dc_x1 = sum;
             self.dc_y1 = y;
-            if !y.is_finite() {
+            let mut g = y * gain;
+            if !g.is_finite() {
                 self.guard_events += 1;
                 self.dc_x1 = 0.0;
                 self.dc_y1 = 0.0;
-                y = 0.0;
+                g = 0.0;
             }
-            *o = ((y * gain) as f32).clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
+            self.peak = self.peak.max(g.abs());
+            *o = (g as f32).clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
             if let Some(f) = force.as_deref_mut() {
                 f[n] = fsum as f32;
             }
+            self.clock += 1;
         }
     }
 
@@ -593,7 +713,7 @@ impl Engine {
             let (x, v) = (imp.x(), imp.v());
             let h = an.contact.hamiltonian(x, v) / t.h0;
             if imp.in_contact() {
-                let dev = an.hamiltonian_deviation(x, v).abs() / t.h0;
+                let dev = an.hamiltonian_deviation(x, v).abs();
                 if dev.is_finite() {
                     t.max_dev = t.max_dev.max(dev);
                 }
@@ -605,8 +725,10 @@ impl Engine {
             let exact = an.v_out();
             if t.recording {
                 t.work.samples = imp.samples();
-                t.work.dev_h_pct = 100.0 * t.max_dev;
-                t.work.err_vout_pct = 100.0 * (v_sim - exact) / exact.abs();
+                // Eqs (27) and (28) as `rebound simulate` measures them (metrics.rs).
+                t.work.dev_h_pct = 100.0 * t.max_dev / an.delta_h_tau(exact).abs();
+                t.work.err_vout_pct = 100.0 * (v_sim - exact) / exact;
+                t.work.runaway = imp.runaway();
                 t.work.newton_mean = imp.newton.mean();
                 t.work.newton_max = imp.newton.max;
             }
@@ -678,5 +800,56 @@ pub fn render(params: &EngineParams, fs: f64, notes: &[NoteSpec], samples: usize
         force,
         trace: engine.last_trace().clone(),
         guard_events: engine.guard_events(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_smoother_holding_nan_recovers() {
+        let mut s = Smoothed::new(f64::NAN, SMOOTHING_TIME, 48000.0);
+        assert_eq!(s.next(0.5), 0.5);
+        s.value = f64::INFINITY;
+        assert!(s.next(1.0).is_finite());
+    }
+
+    /// A non-finite gain (bypassing `set_params`, which would clamp it) is caught by
+    /// the output guard: it sees the signal after the gain.
+    #[test]
+    fn the_output_guard_sees_the_gain() {
+        let mut e = Engine::new(48000.0);
+        e.note_on(60, 1.0, 0, None);
+        e.params.gain_db = f64::NAN;
+        e.gain.value = f64::NAN;
+        let mut out = [0.0f32; 256];
+        e.render(&mut out);
+        assert!(out.iter().all(|s| s.is_finite()), "{:?}", &out[..4]);
+        assert!(e.guard_events() > 0);
+        // Once the gain is sane again the smoother recovers and sound comes back.
+        e.set_params(&EngineParams::default());
+        e.note_on(62, 1.0, 0, None);
+        e.render(&mut out);
+        assert!(out.iter().any(|s| s.abs() > 1e-3));
+    }
+
+    #[test]
+    fn set_params_clamps_and_replaces_nan() {
+        let mut e = Engine::new(48000.0);
+        let bad = EngineParams {
+            k: f64::NAN,
+            mu: f64::INFINITY,
+            t60: -1.0,
+            gain_db: f64::NEG_INFINITY,
+            voices: 0,
+            ..EngineParams::default()
+        };
+        e.set_params(&bad);
+        let (lo, hi) = (&LIMITS[0], &LIMITS[1]);
+        let p = e.params();
+        assert_eq!(p.k, EngineParams::default().k);
+        assert_eq!((p.mu, p.t60, p.gain_db), (hi.mu, lo.t60, lo.gain_db));
+        assert_eq!(p.voices, 1);
     }
 }

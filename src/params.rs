@@ -14,86 +14,79 @@
 //! with the time constant [`crate::engine::SMOOTHING_TIME`], the same offline and in the
 //! plugin, so the framework's smoothers are left off.
 
-use crate::engine::{EngineParams, MAX_VOICES};
+use crate::engine::{EngineParams, LIMITS, MAX_VOICES};
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
+use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use std::sync::Arc;
 
+/// A range over the engine's [`LIMITS`] of one quantity, stored as its log10.
+fn log_range(of: fn(&EngineParams) -> f64) -> FloatRange {
+    FloatRange::Linear {
+        min: of(&LIMITS[0]).log10() as f32,
+        max: of(&LIMITS[1]).log10() as f32,
+    }
+}
+/// A linear range over the engine's [`LIMITS`] of one quantity.
+fn linear_range(of: fn(&EngineParams) -> f64) -> FloatRange {
+    FloatRange::Linear {
+        min: of(&LIMITS[0]) as f32,
+        max: of(&LIMITS[1]) as f32,
+    }
+}
+/// A range over the engine's [`LIMITS`], skewed (as in [`FloatRange::skew_factor`]).
+fn skewed_range(of: fn(&EngineParams) -> f64, skew: f32) -> FloatRange {
+    FloatRange::Skewed {
+        min: of(&LIMITS[0]) as f32,
+        max: of(&LIMITS[1]) as f32,
+        factor: FloatRange::skew_factor(skew),
+    }
+}
+
 /// Stiffness `k`, N/m^α (as log10).
 pub fn stiffness_range() -> FloatRange {
-    FloatRange::Linear {
-        min: 2.0,
-        max: 12.0,
-    }
+    log_range(|p| p.k)
 }
 /// Contact exponent `α`.
 pub fn alpha_range() -> FloatRange {
-    FloatRange::Linear { min: 1.0, max: 3.0 }
+    linear_range(|p| p.alpha)
 }
 /// Damping `μ`, s/m (as log10).
 pub fn damping_range() -> FloatRange {
-    FloatRange::Linear {
-        min: -4.0,
-        max: 1.0,
-    }
+    log_range(|p| p.mu)
 }
 /// Striking mass, kg (as log10).
 pub fn mass_range() -> FloatRange {
-    FloatRange::Linear {
-        min: -4.0,
-        max: 0.0,
-    }
+    log_range(|p| p.mass)
 }
 /// Impact speeds, m/s (as log10): 1 mm/s to 50 m/s.
 pub fn speed_range() -> FloatRange {
-    FloatRange::Linear {
-        min: -3.0,
-        max: 50f32.log10(),
-    }
+    log_range(|p| p.v_max)
 }
 /// Exponent of the velocity curve: `v_in = v_min + (v_max − v_min) vel^curve`.
 pub fn velocity_curve_range() -> FloatRange {
-    FloatRange::Skewed {
-        min: 0.25,
-        max: 4.0,
-        factor: FloatRange::skew_factor(-1.5),
-    }
+    skewed_range(|p| p.velocity_curve, -1.5)
 }
 /// Gravity in bouncing mode, m/s².
 pub fn gravity_range() -> FloatRange {
-    FloatRange::Skewed {
-        min: 0.1,
-        max: 100.0,
-        factor: FloatRange::skew_factor(-2.0),
-    }
+    skewed_range(|p| p.gravity, -2.0)
 }
 /// Body fundamental at middle C, Hz.
 pub fn body_freq_range() -> FloatRange {
-    FloatRange::Skewed {
-        min: 20.0,
-        max: 5000.0,
-        factor: FloatRange::skew_factor(-2.0),
-    }
+    skewed_range(|p| p.body_freq, -2.0)
 }
 /// Body decay T60, s.
 pub fn t60_range() -> FloatRange {
-    FloatRange::Skewed {
-        min: 0.01,
-        max: 10.0,
-        factor: FloatRange::skew_factor(-2.0),
-    }
+    skewed_range(|p| p.t60, -2.0)
 }
 /// Fractions (key tracking, brightness, strike position, mix).
 pub fn unit_range() -> FloatRange {
-    FloatRange::Linear { min: 0.0, max: 1.0 }
+    linear_range(|p| p.mix)
 }
 /// Output gain, dB.
 pub fn gain_range() -> FloatRange {
-    FloatRange::Linear {
-        min: -48.0,
-        max: 12.0,
-    }
+    linear_range(|p| p.gain_db)
 }
 
 /// Default editor size, logical pixels.
@@ -375,12 +368,72 @@ impl Default for ReboundParams {
     }
 }
 
+/// The ends of a float range (lowest first).
+pub fn float_range_ends(r: &FloatRange) -> (f32, f32) {
+    match r {
+        FloatRange::Linear { min, max }
+        | FloatRange::Skewed { min, max, .. }
+        | FloatRange::SymmetricalSkewed { min, max, .. } => (min.min(*max), max.max(*min)),
+        FloatRange::Reversed(inner) => float_range_ends(inner),
+    }
+}
+
+/// The ends of an integer range (lowest first).
+pub fn int_range_ends(r: &IntRange) -> (i32, i32) {
+    match r {
+        IntRange::Linear { min, max } => (*min.min(max), *max.max(min)),
+        IntRange::Reversed(inner) => int_range_ends(inner),
+    }
+}
+
+/// `v` inside the range; NaN becomes the default. Values in range pass unchanged, so
+/// state still round-trips exactly.
+pub fn float_within(v: f32, range: &FloatRange, default: f32) -> f32 {
+    let (lo, hi) = float_range_ends(range);
+    if v.is_nan() {
+        default
+    } else {
+        v.max(lo).min(hi)
+    }
+}
+
 fn pow10(p: &FloatParam) -> f64 {
     10f64.powf(p.value() as f64)
 }
 
+/// Clamps every restored value to its parameter's range (NaN → default, a bad enum
+/// index → nearest variant) before the framework applies it: nice-plug stores plain
+/// values unchecked, and an extreme integer overflows its normalisation.
+pub fn sanitize_state(state: &mut PluginState) {
+    let defaults = ReboundParams::default();
+    let map = defaults.param_map();
+    for (id, value) in state.params.iter_mut() {
+        let Some((_, ptr, _)) = map.iter().find(|(i, _, _)| i == id) else {
+            continue;
+        };
+        // SAFETY: the pointers point into `defaults`, alive for the whole loop.
+        unsafe {
+            match (*ptr, value) {
+                (ParamPtr::FloatParam(p), ParamValue::F32(v)) => {
+                    *v = float_within(*v, &(*p).range(), (*p).default_plain_value());
+                }
+                (ParamPtr::IntParam(p), ParamValue::I32(v)) => {
+                    let (lo, hi) = int_range_ends(&(*p).range());
+                    *v = (*v).clamp(lo, hi);
+                }
+                (ParamPtr::EnumParam(_), ParamValue::I32(v)) => {
+                    let last = ptr.step_count().unwrap_or(0) as i32;
+                    *v = (*v).clamp(0, last);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 impl ReboundParams {
-    /// The plain values the engine runs on.
+    /// The plain values the engine runs on: NaN becomes the default and everything
+    /// else is clamped to [`LIMITS`], whatever a host or a state set.
     pub fn engine_params(&self) -> EngineParams {
         EngineParams {
             v_min: pow10(&self.v_min),
@@ -403,7 +456,8 @@ impl ReboundParams {
             position: self.position.value() as f64,
             mix: self.mix.value() as f64,
             gain_db: self.gain.value() as f64,
-            voices: self.voices.value().max(1) as usize,
+            voices: self.voices.value().clamp(1, MAX_VOICES as i32) as usize,
         }
+        .within_limits()
     }
 }

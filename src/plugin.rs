@@ -75,10 +75,23 @@ impl Rebound {
         }
     }
 
-    fn report_terminated(&mut self, base: u32, context: &mut impl ProcessContext<Self>) {
+    /// Reports the voices that ended, each at the sample it ended relative to the block
+    /// that started at engine time `start`. Ends caused by events at or past the block's
+    /// end go on its last sample, so every event stays inside the block and in order.
+    /// A zero-length block keeps them for the next one.
+    fn report_terminated(
+        &mut self,
+        start: u64,
+        len: usize,
+        context: &mut impl ProcessContext<Self>,
+    ) {
+        if len == 0 {
+            return;
+        }
+        let last = len as u64 - 1;
         for t in self.engine.terminated() {
             let _ = context.try_send_event(NoteEvent::VoiceTerminated {
-                timing: base + t.offset,
+                timing: t.at.saturating_sub(start).min(last) as u32,
                 voice_id: t.voice_id.map_or(VoiceID::Wildcard, VoiceID::ID),
                 channel: Channel::Number(t.channel),
                 key: Key::Number(t.key),
@@ -91,18 +104,19 @@ impl Rebound {
         let p = self.params.engine_params();
         self.engine.set_params(&p);
         let n = buffer.samples();
+        let start = self.engine.clock();
         let outputs = buffer.as_slice();
         let mut next = context.next_event();
         let mut pos = 0usize;
-        // Events due before the first sample may be reported as well.
-        self.report_terminated(0, context);
+        // Left over from a zero-length block.
+        self.report_terminated(start, n, context);
         while pos < n {
             while let Some(ev) = next {
                 if ev.timing() as usize > pos {
                     break;
                 }
                 self.handle_event(&ev);
-                self.report_terminated(pos as u32, context);
+                self.report_terminated(start, n, context);
                 next = context.next_event();
             }
             let end = next
@@ -116,12 +130,14 @@ impl Rebound {
                     ch[pos..end].copy_from_slice(seg);
                 }
             }
-            self.report_terminated(pos as u32, context);
+            self.report_terminated(start, n, context);
             pos = end;
         }
-        // Events stamped at or past the end of the block.
+        // Events stamped at or past the end of the block (hosts should not send them;
+        // nice-plug clamps them): handled now, their ends reported on the last sample.
         while let Some(ev) = next {
             self.handle_event(&ev);
+            self.report_terminated(start, n, context);
             next = context.next_event();
         }
         self.shared
@@ -148,7 +164,11 @@ impl Plugin for Rebound {
         ..AudioIOLayout::const_default()
     }];
     const MIDI_INPUT: MidiConfig = MidiConfig::Basic;
-    const SAMPLE_ACCURATE_AUTOMATION: bool = true;
+    /// Off: with it on, nice-plug's VST3 wrapper queues every automation point in a
+    /// vector of `INPUT_EVENT_CAPACITY` (1024) events, which per-sample automation of all
+    /// parameters overflows (an allocation on the audio thread). Nothing is lost: contact
+    /// parameters are latched at each onset and body/output ones smoothed in the engine.
+    const SAMPLE_ACCURATE_AUTOMATION: bool = false;
 
     type Editor = ReboundEditor;
     type SysExMessage = ();
@@ -156,6 +176,10 @@ impl Plugin for Rebound {
 
     fn params(&self) -> Arc<dyn Params> {
         self.params.clone()
+    }
+
+    fn filter_state(state: &mut PluginState) {
+        crate::params::sanitize_state(state);
     }
 
     fn editor(&mut self, _async_executor: AsyncExecutor<Self>) -> Option<Self::Editor> {
@@ -189,10 +213,17 @@ impl Plugin for Rebound {
         context: &mut impl ProcessContext<Self>,
     ) -> ProcessStatus {
         assert_no_alloc::assert_no_alloc(|| self.process_block(buffer, context));
+        let active = self.engine.active_voices();
         self.shared
             .active_voices
-            .store(self.engine.active_voices() as u32, Ordering::Relaxed);
-        ProcessStatus::KeepAlive
+            .store(active as u32, Ordering::Relaxed);
+        // Normal lets an idle instrument sleep (CLAP: CONTINUE_IF_NOT_QUIET; VST3: no
+        // tail); KeepAlive (CLAP: CONTINUE; VST3: infinite tail) while a voice sounds.
+        if active > 0 {
+            ProcessStatus::KeepAlive
+        } else {
+            ProcessStatus::Normal
+        }
     }
 }
 
@@ -202,6 +233,11 @@ impl ClapPlugin for Rebound {
         Some("Hunt–Crossley impact and bouncing synthesizer with energy-corrected integrators");
     const CLAP_MANUAL_URL: Option<&'static str> = None;
     const CLAP_SUPPORT_URL: Option<&'static str> = None;
+    /// Needed for the voice-info extension and `set_current_voice_capacity`.
+    const CLAP_POLY_MODULATION_CONFIG: Option<PolyModulationConfig> = Some(PolyModulationConfig {
+        max_voice_capacity: crate::engine::MAX_VOICES as u32,
+        supports_overlapping_voices: true,
+    });
     const CLAP_FEATURES: &'static [ClapFeature] = &[
         ClapFeature::Instrument,
         ClapFeature::Synthesizer,

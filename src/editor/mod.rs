@@ -51,7 +51,8 @@ impl EditorSize {
         (s.width.round() as u32, s.height.round() as u32)
     }
     pub fn set_size(&self, width: u32, height: u32) {
-        let new = Self::make(width.max(200), height.max(150));
+        // A restored state may hold any size: keep it to what a screen can show.
+        let new = Self::make(width.clamp(200, 8192), height.clamp(150, 8192));
         match self.state.write() {
             Ok(mut s) => *s = new,
             Err(e) => *e.into_inner() = new,
@@ -289,6 +290,12 @@ fn readouts(ui: &mut egui::Ui, t: &ContactTrace, shared: &EditorShared) {
                 t.newton_mean,
                 t.newton_max
             ));
+            if t.runaway {
+                ui.colored_label(
+                    egui::Color32::from_rgb(255, 90, 90),
+                    "RUNAWAY: the contact went wild and was ended with the analytic v_out",
+                );
+            }
         }
         ui.monospace(format!(
             "voices {} | guard events {}",

@@ -100,6 +100,15 @@ pub fn hamiltonian(ui: &mut Ui, t: &ContactTrace, size: Vec2) {
         (0..t.len).map(|i| fr.map(t.v[i] as f64 / t.v_in, t.h[i] as f64)),
         SIM,
     );
+    if t.runaway {
+        painter.text(
+            rect.right_top() + egui::vec2(-6.0, 4.0),
+            egui::Align2::RIGHT_TOP,
+            "runaway: ended by the guard",
+            egui::FontId::proportional(13.0),
+            Color32::from_rgb(255, 90, 90),
+        );
+    }
 }
 
 /// Phase portrait `x/x_max` against `v/v_in` over the analytic `x(v)` of eq (3).

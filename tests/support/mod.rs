@@ -1,0 +1,190 @@
+//! Shared harness for the plugin contract and state tests: small implementations of
+//! nice-plug's contexts that drive the real `process()` one block at a time, with the
+//! checks the framework itself makes in debug builds.
+#![allow(dead_code)]
+
+use nice_plug::prelude::*;
+use rebound::Rebound;
+use rebound::params::ReboundParams;
+use std::collections::VecDeque;
+
+/// Activation context. Like nice-plug's CLAP wrapper, it refuses a voice capacity
+/// without a polyphonic-modulation config or outside `1..=max_voice_capacity`.
+pub struct TestActivate;
+
+impl ActivateContext<Rebound> for TestActivate {
+    fn plugin_api(&self) -> PluginApi {
+        PluginApi::Clap
+    }
+    fn execute(&self, _task: ()) {}
+    fn set_latency_samples(&self, _samples: u32) {}
+    fn set_current_voice_capacity(&self, capacity: u32) {
+        let config = Rebound::CLAP_POLY_MODULATION_CONFIG
+            .expect("voice capacity set without CLAP_POLY_MODULATION_CONFIG");
+        assert!(
+            (1..=config.max_voice_capacity).contains(&capacity),
+            "voice capacity {capacity} outside 1..={}",
+            config.max_voice_capacity
+        );
+    }
+}
+
+pub struct TestProcess {
+    pub events: VecDeque<NoteEvent<()>>,
+    pub sent: Vec<NoteEvent<()>>,
+    pub transport: Transport,
+}
+
+impl TestProcess {
+    pub fn new() -> Self {
+        Self {
+            events: VecDeque::with_capacity(1024),
+            sent: Vec::with_capacity(4096),
+            transport: Transport::new(48000.0),
+        }
+    }
+}
+
+impl ProcessContext<Rebound> for TestProcess {
+    fn plugin_api(&self) -> PluginApi {
+        PluginApi::Clap
+    }
+    fn execute_background(&self, _task: ()) {}
+    fn execute_gui(&self, _task: ()) {}
+    fn transport(&self) -> &Transport {
+        &self.transport
+    }
+    fn next_event(&mut self) -> Option<NoteEvent<()>> {
+        self.events.pop_front()
+    }
+    fn try_send_event(
+        &mut self,
+        event: NoteEvent<()>,
+    ) -> Result<(), (NoteEvent<()>, nice_plug::context::process::SendEventError)> {
+        // Capacity is reserved up front, so this never allocates inside process().
+        if self.sent.len() < self.sent.capacity() {
+            self.sent.push(event);
+        }
+        Ok(())
+    }
+    fn set_latency_samples(&self, _samples: u32) {}
+    fn request_restart(&self) {}
+    fn set_current_voice_capacity(&self, _capacity: u32) {}
+}
+
+/// A plugin activated at `fs` for blocks of up to `block` samples.
+pub fn activated(fs: f32, block: u32) -> Rebound {
+    let mut p = Rebound::default();
+    let cfg = BufferConfig {
+        sample_rate: fs,
+        min_buffer_size: None,
+        max_buffer_size: block,
+        process_mode: ProcessMode::Offline,
+    };
+    assert!(p.activate(&Rebound::AUDIO_IO_LAYOUTS[0], &cfg, &mut TestActivate));
+    p.reset();
+    p
+}
+
+/// Sets a parameter by ID to a normalised value, as a host's automation does.
+pub fn set_norm(params: &ReboundParams, id: &str, normalized: f32) {
+    let map = params.param_map();
+    let (_, ptr, _) = map
+        .iter()
+        .find(|(i, _, _)| i == id)
+        .unwrap_or_else(|| panic!("no param {id}"));
+    unsafe {
+        ptr._internal_set_normalized_value(normalized);
+    }
+}
+
+/// Sets a parameter by ID to a plain value (within its range).
+pub fn set_plain(params: &ReboundParams, id: &str, plain: f32) {
+    let map = params.param_map();
+    let (_, ptr, _) = map.iter().find(|(i, _, _)| i == id).unwrap();
+    unsafe {
+        let n = ptr.preview_normalized(plain);
+        ptr._internal_set_normalized_value(n);
+    }
+}
+
+/// What one block gave back.
+pub struct Block {
+    pub left: Vec<f32>,
+    pub right: Vec<f32>,
+    pub status: ProcessStatus,
+    pub sent: Vec<NoteEvent<()>>,
+}
+
+/// Runs one block of `n` samples with `events` (timings relative to the block; they
+/// may lie at or past its end).
+pub fn process(
+    p: &mut Rebound,
+    ctx: &mut TestProcess,
+    n: usize,
+    events: &[NoteEvent<()>],
+) -> Block {
+    let mut left = vec![0.0f32; n];
+    let mut right = vec![0.0f32; n];
+    ctx.events.clear();
+    ctx.events.extend(events.iter().copied());
+    ctx.sent.clear();
+    let mut buffer = Buffer::default();
+    unsafe {
+        buffer.set_slices(n, |slices| {
+            slices.clear();
+            slices.push(left.as_mut_slice());
+            slices.push(right.as_mut_slice());
+        });
+    }
+    let mut aux = AuxiliaryBuffers {
+        inputs: &mut [],
+        outputs: &mut [],
+    };
+    let status = p.process(&mut buffer, &mut aux, ctx);
+    drop(buffer);
+    let sent = ctx.sent.clone();
+    Block {
+        left,
+        right,
+        status,
+        sent,
+    }
+}
+
+/// Allocations the checker has seen inside `assert_no_alloc` so far (zero without debug
+/// assertions, where the checker does not exist).
+pub fn alloc_violations() -> usize {
+    #[cfg(debug_assertions)]
+    {
+        assert_no_alloc::violation_count() as usize
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        0
+    }
+}
+
+/// A small seeded generator (xorshift64*), so every failure replays.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+    /// Uniform in `[0, 1)`.
+    pub fn unit(&mut self) -> f32 {
+        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    /// Log-uniform in `1..=max`.
+    pub fn log_size(&mut self, max: usize) -> usize {
+        ((self.unit() as f64 * (max as f64).ln()).exp().round() as usize).clamp(1, max)
+    }
+}
