@@ -10,8 +10,9 @@
 //! The body sounds the same at every sample rate: a mode rings as the sampled
 //! continuous-time `e^{−t/τ} sin(2π f t)` per unit of momentum delivered (impulse
 //! invariance; the voice hands in momentum per sample, which sums to the same kick at
-//! any rate), and the mode set, gains and normalisation are fixed in Hz: modes above
-//! [`BAND_LIMIT`], the band limit of 44.1 kHz, are silent at every rate.
+//! any rate, and each mode's gain undoes the sinc droop of that per-sample average at
+//! its frequency), and the mode set, gains and normalisation are fixed in Hz: modes
+//! above [`BAND_LIMIT`], the band limit of 44.1 kHz, are silent at every rate.
 //!
 //! Switching the body type crossfades: the old coefficients keep ringing from the same
 //! state in a second bank for [`SWITCH_TIME`] while the new ones fade in, so a switch,
@@ -276,7 +277,8 @@ struct Coefs {
     /// `r cos ω`, `r sin ω` per mode.
     c: [f64; MODES],
     s: [f64; MODES],
-    /// Output weight per mode, summing to 1 over the modes below [`BAND_LIMIT`].
+    /// Output weight per mode: summing to 1 over the modes below [`BAND_LIMIT`], then
+    /// divided by the droop of the per-sample force average at the mode's frequency.
     g: [f64; MODES],
 }
 
@@ -287,9 +289,8 @@ impl Coefs {
         g: [0.0; MODES],
     };
 
-    /// The coefficients of `st` at `fs`. Nothing but `ω = 2π f / fs` and
-    /// `r = e^{−1/(τ fs)}` depends on the rate, which is what samples the continuous
-    /// modes exactly.
+    /// The coefficients of `st` at `fs`. Only `ω = 2π f / fs`, `r = e^{−1/(τ fs)}` and
+    /// the droop compensation depend on the rate: they sample the continuous modes.
     fn of(st: &BodySettings, fs: f64, plate: &[(u32, u32, f64); MODES]) -> Coefs {
         let mut out = Coefs::ZERO;
         if st.kind == BodyType::None {
