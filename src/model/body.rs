@@ -7,6 +7,17 @@
 //! changing `r` or `ω` between samples rotates the phasor on without a jump, so decay,
 //! pitch, brightness and strike position can move while the body rings.
 //!
+//! The body sounds the same at every sample rate: a mode rings as the sampled
+//! continuous-time `e^{−t/τ} sin(2π f t)` per unit of momentum delivered (impulse
+//! invariance; the voice hands in momentum per sample, which sums to the same kick at
+//! any rate, and each mode's gain undoes the sinc droop of that per-sample average at
+//! its frequency), and the mode set, gains and normalisation are fixed in Hz: modes
+//! above [`BAND_LIMIT`], the band limit of 44.1 kHz, are silent at every rate.
+//!
+//! Switching the body type crossfades: the old coefficients keep ringing from the same
+//! state in a second bank for [`SWITCH_TIME`] while the new ones fade in, so a switch,
+//! also to or from [`BodyType::None`], never steps the output.
+//!
 //! Mode frequency ratios come from the physics of each body type:
 //! - bar: free–free Euler–Bernoulli beam, `f_n ∝ (β_n L)²` with `β_n L` = 4.730, 7.853,
 //!   10.996, 14.137, then `(n + ½)π` (Fletcher & Rossing §2.15);
@@ -23,8 +34,18 @@
 
 use std::f64::consts::PI;
 
-/// Number of modes of every body. Modes above 0.45 `fs` are silenced.
+/// Number of modes of every body. Modes above [`BAND_LIMIT`] are silenced.
 pub const MODES: usize = 16;
+/// Modes fade out from [`BAND_FADE`] to here, Hz, at every sample rate: 0.45 of
+/// 44.1 kHz, the lowest rate the body is meant for, so that every rate from there up
+/// rings the same modes with the same gains. (Below 44.1 kHz modes also fade out
+/// between 0.40 and 0.45 `fs` so nothing aliases; the gains stay normalised as at
+/// 44.1 kHz, so such a rate is only duller, not quieter.)
+pub const BAND_LIMIT: f64 = 0.45 * 44_100.0;
+/// Start of the fade-out to [`BAND_LIMIT`], Hz (0.40 of 44.1 kHz).
+pub const BAND_FADE: f64 = 0.40 * 44_100.0;
+/// Length of the crossfade when the body type changes, s.
+pub const SWITCH_TIME: f64 = 0.010;
 
 /// What the force strikes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,17 +270,132 @@ fn mode_shape(
     }
 }
 
-/// A bank of [`MODES`] resonators. Struct of arrays so the per-sample loop
-/// vectorises.
+/// One bank of [`MODES`] resonators' coefficients. Struct of arrays so the per-sample
+/// loop vectorises.
+#[derive(Clone, Copy, Debug)]
+struct Coefs {
+    /// `r cos ω`, `r sin ω` per mode.
+    c: [f64; MODES],
+    s: [f64; MODES],
+    /// Output weight per mode: summing to 1 over the modes below [`BAND_LIMIT`], then
+    /// divided by the droop of the per-sample force average at the mode's frequency.
+    g: [f64; MODES],
+}
+
+impl Coefs {
+    const ZERO: Coefs = Coefs {
+        c: [0.0; MODES],
+        s: [0.0; MODES],
+        g: [0.0; MODES],
+    };
+
+    /// The coefficients of `st` at `fs`. Only `ω = 2π f / fs`, `r = e^{−1/(τ fs)}` and
+    /// the droop compensation depend on the rate: they sample the continuous modes.
+    fn of(st: &BodySettings, fs: f64, plate: &[(u32, u32, f64); MODES]) -> Coefs {
+        let mut out = Coefs::ZERO;
+        if st.kind == BodyType::None {
+            return out;
+        }
+        let tilt = (st.brightness.clamp(0.0, 1.0) - 0.5) * 3.0;
+        let t60 = (st.t60 * st.kind.decay_scale()).max(1e-4);
+        let e = st.kind.decay_exponent();
+        // The gains are normalised over the fixed band; below 44.1 kHz the rate's own,
+        // lower band limit silences more modes on top.
+        let rate_fade = (0.40 * fs).min(BAND_FADE);
+        let rate_limit = (0.45 * fs).min(BAND_LIMIT);
+        let mut sum = 0.0;
+        let mut rate_gain = [1.0; MODES];
+        let mut ratios = [1.0; MODES];
+        for k in 0..MODES {
+            let (ratio, shape) = mode_shape(st.kind, k, st.position, plate);
+            ratios[k] = ratio;
+            let f = st.f1 * ratio;
+            if !f.is_finite() || f <= 0.0 {
+                continue;
+            }
+            let band = band_gain(f, BAND_FADE, BAND_LIMIT);
+            let g = shape * ratio.powf(tilt) * band;
+            if band > 0.0 {
+                rate_gain[k] = band_gain(f, rate_fade, rate_limit) / band;
+            }
+            let t60_k = t60 * ratio.powf(-e);
+            let r = (-(1000f64.ln()) / (t60_k * fs)).exp();
+            let w = 2.0 * PI * f.min(rate_limit) / fs;
+            out.c[k] = r * w.cos();
+            out.s[k] = r * w.sin();
+            out.g[k] = g;
+            sum += g;
+        }
+        if sum > 0.0 {
+            for k in 0..MODES {
+                // The voice drives the body with the force averaged over each sample,
+                // which is the force through a one-sample box filter: mode k hears it
+                // through |sinc| = sin(ω/2)/(ω/2) (−0.3 dB at 7 kHz at 48 kHz, −3 dB
+                // at 19.8 kHz at 44.1 kHz, nothing at 192 kHz). Undoing that droop
+                // makes a mode ring with the continuous force's spectrum at its
+                // frequency, whatever the rate.
+                let half_w = PI * (st.f1 * ratios[k]).min(rate_limit) / fs;
+                let droop = if half_w > 1e-9 {
+                    half_w.sin() / half_w
+                } else {
+                    1.0
+                };
+                out.g[k] *= rate_gain[k] / (sum * droop);
+            }
+        }
+        out
+    }
+}
+
+/// 1 below `lo`, 0 from `hi` up, linear between.
+fn band_gain(f: f64, lo: f64, hi: f64) -> f64 {
+    ((hi - f) / (hi - lo)).clamp(0.0, 1.0)
+}
+
+/// Advances one bank of modes by one sample with input `u` and returns its output.
+/// The update has no loop-carried dependence and vectorises; the output sum is kept
+/// apart, in four partial sums, so it does not serialise the loop.
+#[inline(always)]
+fn tick_bank(re: &mut [f64; MODES], im: &mut [f64; MODES], k: &Coefs, u: f64) -> f64 {
+    for i in 0..MODES {
+        let r = re[i] * k.c[i] - im[i] * k.s[i] + u;
+        let m = re[i] * k.s[i] + im[i] * k.c[i];
+        re[i] = r;
+        im[i] = m;
+    }
+    let mut acc = [0.0; 4];
+    for i in (0..MODES).step_by(4) {
+        for (j, a) in acc.iter_mut().enumerate() {
+            *a += k.g[i + j] * im[i + j];
+        }
+    }
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
+/// `Σ g_k |z_k|` of one bank.
+fn bank_amplitude(re: &[f64; MODES], im: &[f64; MODES], k: &Coefs) -> f64 {
+    let mut a = 0.0;
+    for i in 0..MODES {
+        a += k.g[i] * (re[i] * re[i] + im[i] * im[i]).sqrt();
+    }
+    a
+}
+
+/// A bank of [`MODES`] resonators, and while the body type changes, a second bank with
+/// the old type's coefficients that fades out.
 #[derive(Clone, Copy, Debug)]
 pub struct ModalBody {
     re: [f64; MODES],
     im: [f64; MODES],
-    /// `r cos ω`, `r sin ω` per mode.
-    c: [f64; MODES],
-    s: [f64; MODES],
-    /// Output weight per mode, summing to 1 over the audible modes.
-    g: [f64; MODES],
+    k: Coefs,
+    /// The bank being faded out after a change of body type (its state starts as a
+    /// copy of the main bank's, so the two agree at the switch).
+    old_re: [f64; MODES],
+    old_im: [f64; MODES],
+    old: Coefs,
+    /// Samples of the crossfade still to go (0: no crossfade), and `1 / length`.
+    fade_left: u32,
+    fade_step: f64,
     plate: [(u32, u32, f64); MODES],
     settings: BodySettings,
     fs: f64,
@@ -271,9 +407,12 @@ impl ModalBody {
         let mut b = Self {
             re: [0.0; MODES],
             im: [0.0; MODES],
-            c: [0.0; MODES],
-            s: [0.0; MODES],
-            g: [0.0; MODES],
+            k: Coefs::ZERO,
+            old_re: [0.0; MODES],
+            old_im: [0.0; MODES],
+            old: Coefs::ZERO,
+            fade_left: 0,
+            fade_step: 0.0,
             plate: plate_modes(),
             settings,
             fs,
@@ -288,49 +427,45 @@ impl ModalBody {
     }
 
     /// Recomputes the mode coefficients (control rate: a few µs). The ringing state is
-    /// kept, so this never clicks.
+    /// kept, so a change of pitch, decay, brightness or position never clicks. A change
+    /// of body type while the body rings starts a crossfade of [`SWITCH_TIME`] from the
+    /// old coefficients to the new; one asked for during a crossfade waits for its end
+    /// (the settings then still report the old type, so the caller asks again).
     pub fn retune(&mut self, st: BodySettings, fs: f64) {
+        let mut st = st;
+        let switching = st.kind != self.settings.kind;
+        // (During a fade to None the main bank is all zeros but the old one rings.)
+        let ringing = self.fade_left > 0 || self.re.iter().chain(&self.im).any(|&z| z != 0.0);
+        if fs != self.fs || !ringing {
+            // Nothing to fade (a new rate silences everything anyway).
+            self.fs = fs;
+            self.fade_left = 0;
+        } else if switching {
+            if self.fade_left > 0 {
+                st.kind = self.settings.kind;
+            } else {
+                self.old = self.k;
+                self.old_re = self.re;
+                self.old_im = self.im;
+                let n = (SWITCH_TIME * fs).round().max(1.0);
+                self.fade_left = n as u32;
+                self.fade_step = 1.0 / n;
+            }
+        }
         self.settings = st;
-        self.fs = fs;
-        self.active = st.kind != BodyType::None;
+        self.k = Coefs::of(&st, fs, &self.plate);
+        self.active = st.kind != BodyType::None || self.fade_left > 0;
         if !self.active {
-            self.g = [0.0; MODES];
-            return;
-        }
-        let nyq_fade_lo = 0.40 * fs;
-        let nyq_fade_hi = 0.45 * fs;
-        let tilt = (st.brightness.clamp(0.0, 1.0) - 0.5) * 3.0;
-        let t60 = (st.t60 * st.kind.decay_scale()).max(1e-4);
-        let e = st.kind.decay_exponent();
-        let mut sum = 0.0;
-        for k in 0..MODES {
-            let (ratio, shape) = mode_shape(st.kind, k, st.position, &self.plate);
-            let f = st.f1 * ratio;
-            let mut g = shape * ratio.powf(tilt);
-            if f >= nyq_fade_hi || !f.is_finite() || f <= 0.0 {
-                g = 0.0;
-            } else if f > nyq_fade_lo {
-                g *= (nyq_fade_hi - f) / (nyq_fade_hi - nyq_fade_lo);
-            }
-            let t60_k = t60 * ratio.powf(-e);
-            let r = (-(1000f64.ln()) / (t60_k * fs)).exp();
-            let w = 2.0 * PI * f.min(nyq_fade_hi) / fs;
-            self.c[k] = r * w.cos();
-            self.s[k] = r * w.sin();
-            self.g[k] = g;
-            sum += g;
-        }
-        if sum > 0.0 {
-            for g in &mut self.g {
-                *g /= sum;
-            }
+            self.reset();
         }
     }
 
-    /// Clears the ringing state.
+    /// Clears the ringing state (and any crossfade).
     pub fn reset(&mut self) {
         self.re = [0.0; MODES];
         self.im = [0.0; MODES];
+        self.fade_left = 0;
+        self.active = self.settings.kind != BodyType::None;
     }
 
     /// Advances one sample with input `u` (added to every mode; the output weights set
@@ -340,31 +475,38 @@ impl ModalBody {
         if !self.active {
             return 0.0;
         }
-        // The update has no loop-carried dependence and vectorises; the output sum is
-        // kept apart, in four partial sums, so it does not serialise the loop.
-        for k in 0..MODES {
-            let re = self.re[k] * self.c[k] - self.im[k] * self.s[k] + u;
-            let im = self.re[k] * self.s[k] + self.im[k] * self.c[k];
-            self.re[k] = re;
-            self.im[k] = im;
+        let y = tick_bank(&mut self.re, &mut self.im, &self.k, u);
+        if self.fade_left == 0 {
+            return y;
         }
-        let mut acc = [0.0; 4];
-        for k in (0..MODES).step_by(4) {
-            for (j, a) in acc.iter_mut().enumerate() {
-                *a += self.g[k + j] * self.im[k + j];
-            }
-        }
-        (acc[0] + acc[1]) + (acc[2] + acc[3])
+        self.tick_crossfade(u, y)
     }
 
-    /// An upper bound of the output amplitude from here on: `Σ g_k |z_k|`.
+    /// The crossfade part of [`tick`](Self::tick): advances the old bank and mixes it
+    /// out linearly.
+    #[inline(never)]
+    fn tick_crossfade(&mut self, u: f64, y: f64) -> f64 {
+        let y_old = tick_bank(&mut self.old_re, &mut self.old_im, &self.old, u);
+        self.fade_left -= 1;
+        let w_old = self.fade_left as f64 * self.fade_step;
+        if self.fade_left == 0 && self.settings.kind == BodyType::None {
+            // Faded out to no body: forget the ringing, so a later body starts silent.
+            self.re = [0.0; MODES];
+            self.im = [0.0; MODES];
+            self.active = false;
+        }
+        y + w_old * (y_old - y)
+    }
+
+    /// An upper bound of the output amplitude from here on: `Σ g_k |z_k|` (of both
+    /// banks during a crossfade).
     pub fn amplitude(&self) -> f64 {
         if !self.active {
             return 0.0;
         }
-        let mut a = 0.0;
-        for k in 0..MODES {
-            a += self.g[k] * (self.re[k] * self.re[k] + self.im[k] * self.im[k]).sqrt();
+        let mut a = bank_amplitude(&self.re, &self.im, &self.k);
+        if self.fade_left > 0 {
+            a += bank_amplitude(&self.old_re, &self.old_im, &self.old);
         }
         a
     }
@@ -374,12 +516,22 @@ impl ModalBody {
         !self.amplitude().is_finite()
     }
 
+    /// True while a change of body type is being crossfaded.
+    pub fn is_switching(&self) -> bool {
+        self.fade_left > 0
+    }
+
+    /// Output weights per mode (0 for silenced modes), for tests.
+    pub fn gains(&self) -> [f64; MODES] {
+        self.k.g
+    }
+
     /// Mode frequencies in Hz (0 for silenced modes), for plots and tests.
     pub fn frequencies(&self) -> [f64; MODES] {
         let mut f = [0.0; MODES];
         for (k, fk) in f.iter_mut().enumerate() {
-            if self.g[k] > 0.0 {
-                *fk = self.s[k].atan2(self.c[k]) * self.fs / (2.0 * PI);
+            if self.k.g[k] > 0.0 {
+                *fk = self.k.s[k].atan2(self.k.c[k]) * self.fs / (2.0 * PI);
             }
         }
         f
@@ -440,5 +592,68 @@ mod tests {
         // The hum (ratio 0.5) decays slowest: T60 · 2^0.35 ≈ 0.64 s, so after 4 s it is
         // down by more than 6 × 60 dB … well below −120 dB.
         assert!(b.amplitude() < a0 * 1e-6);
+    }
+
+    #[test]
+    fn modes_and_gains_do_not_depend_on_the_rate() {
+        for kind in BodyType::ALL {
+            for f1 in [55.0, 440.0, 1760.0, 7040.0] {
+                let st = BodySettings {
+                    kind,
+                    f1,
+                    ..Default::default()
+                };
+                let r = ModalBody::new(st, 44_100.0);
+                for fs in [48_000.0, 96_000.0, 192_000.0] {
+                    let b = ModalBody::new(st, fs);
+                    for k in 0..MODES {
+                        let (f, f0) = (b.frequencies()[k], r.frequencies()[k]);
+                        assert!((f - f0).abs() <= 1e-9 * f0, "{kind:?} {f1} {fs}: {f} {f0}");
+                        // Less the per-rate compensation of the sample average.
+                        let plain = |g: f64, fs: f64| {
+                            let h = PI * f0 / fs;
+                            if h > 0.0 { g * h.sin() / h } else { g }
+                        };
+                        let (g, g0) = (plain(b.gains()[k], fs), plain(r.gains()[k], 44_100.0));
+                        assert!((g - g0).abs() <= 1e-12, "{kind:?} {f1} {fs}: {g} {g0}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_type_switch_crossfades_and_none_forgets_the_ringing() {
+        let fs = 48_000.0;
+        let st = BodySettings::default();
+        let mut b = ModalBody::new(st, fs);
+        b.tick(1.0);
+        let mut last = 0.0;
+        let mut max_step: f64 = 0.0;
+        for _ in 0..1000 {
+            let y = b.tick(0.0);
+            max_step = max_step.max((y - last).abs());
+            last = y;
+        }
+        b.retune(
+            BodySettings {
+                kind: BodyType::None,
+                ..st
+            },
+            fs,
+        );
+        assert!(b.is_switching());
+        let n = (SWITCH_TIME * fs) as usize;
+        for _ in 0..n {
+            let y = b.tick(0.0);
+            assert!((y - last).abs() <= 1.5 * max_step, "{y} {last}");
+            last = y;
+        }
+        assert!(!b.is_switching());
+        assert_eq!(b.amplitude(), 0.0);
+        // Back to the bar: it starts silent, at once.
+        b.retune(st, fs);
+        assert!(!b.is_switching());
+        assert_eq!(b.tick(0.0), 0.0);
     }
 }
