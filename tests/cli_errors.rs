@@ -1,18 +1,70 @@
 //! Proves the command-line tool's contract: bad arguments give a one-line error that
 //! names the argument and exit status 2, never a panic; good ones print what they say.
 
-use std::process::Command;
+use std::io::Read;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Long enough for `paper` and `render` in a debug build on a shared machine.
+const SLOW: Duration = Duration::from_secs(300);
+/// What a refused argument, or a single impact inside the ranges, may take: a run
+/// that used to hang is killed here and fails its test instead of hanging it.
+const PROMPT: Duration = Duration::from_secs(20);
 
 fn rebound(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_rebound"))
+    rebound_within(SLOW, args)
+}
+
+/// Runs the CLI, killing it and failing the test if it is still running after `limit`.
+fn rebound_within(limit: Duration, args: &[&str]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rebound"))
         .args(args)
-        .output()
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .unwrap();
+    // Drained on their own threads so a long output cannot fill a pipe and stall it.
+    let drain = |mut r: Box<dyn Read + Send>| {
+        thread::spawn(move || {
+            let mut buf = Vec::new();
+            r.read_to_end(&mut buf).ok();
+            String::from_utf8_lossy(&buf).into_owned()
+        })
+    };
+    let out = drain(Box::new(child.stdout.take().unwrap()));
+    let err = drain(Box::new(child.stderr.take().unwrap()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            child.kill().ok();
+            child.wait().ok();
+            panic!("{args:?}: still running after {limit:?}, killed");
+        }
+        thread::sleep(Duration::from_millis(5));
+    };
     (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+        status.code().unwrap_or(-1),
+        out.join().unwrap(),
+        err.join().unwrap(),
     )
+}
+
+/// Asserts a refusal: status 2, nothing on stdout, one line on stderr naming `name`.
+fn assert_refused(args: &[&str], name: &str) -> String {
+    let (code, stdout, stderr) = rebound_within(PROMPT, args);
+    assert_eq!(code, 2, "{args:?}: status {code}, stderr {stderr}");
+    assert!(stdout.is_empty(), "{args:?}: printed {stdout}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(
+        stderr.starts_with(&format!("rebound: {name}:")),
+        "{args:?}: {stderr}"
+    );
+    stderr
 }
 
 #[test]
@@ -90,6 +142,7 @@ fn simulate_json_has_the_documented_keys() {
         "err_vout_pct",
         "newton_iters_mean",
         "newton_iters_max",
+        "runaway",
     ] {
         assert!(
             stdout.contains(&format!("\"{key}\":")),
@@ -99,6 +152,7 @@ fn simulate_json_has_the_documented_keys() {
     // Table II(b), Heun, against ṽ_out: %dev(x) 19.506, %err(v_out) −4.692.
     assert!(stdout.contains("\"dev_x_pct\":19.50"), "{stdout}");
     assert!(stdout.contains("\"err_vout_pct\":-4.69"), "{stdout}");
+    assert!(stdout.contains("\"runaway\":false"), "{stdout}");
 }
 
 #[test]
@@ -221,4 +275,180 @@ fn render_writes_a_sounding_wav_and_a_png() {
     let png_bytes = std::fs::read(&png).unwrap();
     assert_eq!(&png_bytes[1..4], b"PNG");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The documented validity ranges of `simulate` and `sequence` (README), written out
+/// here apart from the source so that a changed range fails these tests:
+/// option, smallest and largest accepted value, the range as the messages print it.
+const RANGES: [(&str, f64, f64, &str); 8] = [
+    ("k", 1e2, 1e12, "100 to 1e12 N/m^alpha"),
+    ("mu", 1e-4, 10.0, "1e-4 to 10 s/m"),
+    ("alpha", 1.0, 3.0, "1 to 3"),
+    ("mass", 1e-4, 1.0, "1e-4 to 1 kg"),
+    ("v-in", 1e-3, 50.0, "1e-3 to 50 m/s"),
+    ("fs", 22_050.0, 768_000.0, "22050 to 768000 Hz"),
+    ("gravity", 0.1, 100.0, "0.1 to 100 m/s^2"),
+    ("impacts", 1.0, 100_000.0, "1 to 100000"),
+];
+
+/// The command that takes `--name`, before it: a single impact for the contact
+/// options, a short sequence for gravity, and a sequence of ~5-sample linear contacts
+/// (alpha = 1) for the impact count, so that 100000 of them stay quick.
+fn command_for(name: &str) -> Vec<&'static str> {
+    match name {
+        "gravity" => vec!["sequence", "--impacts", "3"],
+        "impacts" => vec!["sequence", "--alpha", "1", "--k", "1e7"],
+        _ => vec!["simulate"],
+    }
+}
+
+#[test]
+fn every_range_end_is_accepted_and_just_past_it_refused() {
+    for (name, lo, hi, range) in RANGES {
+        let whole = name == "impacts";
+        // Just inside and just outside each end: one count, or a relative 1e-3.
+        let (inside, outside) = if whole {
+            ([lo, lo + 1.0, hi - 1.0, hi], [lo - 1.0, hi + 1.0])
+        } else {
+            (
+                [lo, lo * (1.0 + 1e-3), hi * (1.0 - 1e-3), hi],
+                [lo * (1.0 - 1e-3), hi * (1.0 + 1e-3)],
+            )
+        };
+        let opt = format!("--{name}");
+        for v in inside {
+            let text = format!("{v:e}");
+            let mut args = command_for(name);
+            args.extend([opt.as_str(), text.as_str()]);
+            let (code, stdout, stderr) = rebound_within(PROMPT, &args);
+            assert_eq!(code, 0, "{args:?}: {stderr}");
+            assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+            if name == "impacts" {
+                let done = format!("after {v} impacts");
+                assert!(stdout.contains(&done), "{args:?}: no '{done}'");
+            } else {
+                assert!(stdout.contains("v_out sim"), "{args:?}: {stdout}");
+            }
+        }
+        for v in outside {
+            let text = format!("{v:e}");
+            let mut args = command_for(name);
+            args.extend([opt.as_str(), text.as_str()]);
+            let msg = assert_refused(&args, &opt);
+            assert!(
+                msg.contains(&format!("(got '{text}')")) && msg.contains(range),
+                "{args:?}: {msg}"
+            );
+        }
+    }
+    // A count must be whole.
+    let msg = assert_refused(&["sequence", "--impacts", "2.5"], "--impacts");
+    assert!(msg.contains("whole number"), "{msg}");
+}
+
+#[test]
+fn non_finite_extreme_empty_and_unreadable_values_are_refused() {
+    let bad = [
+        "nan", "NaN", "-nan", "inf", "-inf", "+inf", "infinity", "1e300", "-1e300", "1e-300",
+        "-1e-300", "5e-324", "-5e-324", "1e400", "0", "-1", "", " ", "abc", "1.5.2", "0x10", "1e",
+    ];
+    for (name, _, _, range) in RANGES {
+        let opt = format!("--{name}");
+        for v in bad {
+            let mut args = command_for(name);
+            args.extend([opt.as_str(), v]);
+            let msg = assert_refused(&args, &opt);
+            assert!(
+                msg.contains(&format!("(got '{v}')")) && msg.contains(range),
+                "{args:?}: {msg}"
+            );
+            // The same value given inline.
+            let inline = format!("{opt}={v}");
+            let mut args = command_for(name);
+            args.push(inline.as_str());
+            let msg = assert_refused(&args, &opt);
+            assert!(msg.contains(&format!("(got '{v}')")), "{args:?}: {msg}");
+        }
+        let mut args = command_for(name);
+        args.push(opt.as_str());
+        let msg = assert_refused(&args, &opt);
+        assert!(msg.contains("missing value"), "{msg}");
+    }
+}
+
+#[test]
+fn former_panics_and_hangs_are_refused_promptly() {
+    // Before the ranges: --mu 1e-200 panicked (status 101) and the others ran for ever.
+    for (name, v) in [
+        ("mu", "1e-200"),
+        ("k", "1e-300"),
+        ("mass", "1e300"),
+        ("fs", "1e300"),
+        ("v-in", "1e-300"),
+        ("alpha", "1e300"),
+    ] {
+        let opt = format!("--{name}");
+        let start = Instant::now();
+        assert_refused(&["simulate", opt.as_str(), v], &opt);
+        assert!(start.elapsed() < Duration::from_secs(5), "{opt} {v}");
+    }
+}
+
+#[test]
+fn usage_prints_every_range() {
+    let (code, stdout, stderr) = rebound_within(PROMPT, &["help"]);
+    assert_eq!(code, 0, "{stderr}");
+    for (name, _, _, range) in RANGES {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("--{name} ")) && l.contains("default"))
+            .unwrap_or_else(|| panic!("no line for --{name} in {stdout}"));
+        assert!(line.contains(range), "--{name}: {line}");
+    }
+    // And with no command at all, on stderr with status 2.
+    let (code, _, stderr) = rebound_within(PROMPT, &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("1e-4 to 10 s/m"), "{stderr}");
+}
+
+#[test]
+fn simulate_json_reports_a_runaway_contact() {
+    // The stiffest, lightest, fastest linear contact at the lowest rate lasts 3e-8 s,
+    // a thousandth of a sample: explicit Verlet without correction blows up at once
+    // and the guard ends the contact, which the JSON must say.
+    let base = [
+        "simulate",
+        "--k",
+        "1e12",
+        "--mass",
+        "1e-4",
+        "--alpha",
+        "1",
+        "--v-in",
+        "50",
+        "--fs",
+        "22050",
+        "--method",
+        "verlet",
+        "--correction",
+        "none",
+    ];
+    let mut args = base.to_vec();
+    args.push("--json");
+    let (code, stdout, stderr) = rebound_within(PROMPT, &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"runaway\":true"), "{stdout}");
+    let (code, stdout, stderr) = rebound_within(PROMPT, &base);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("ran away"), "{stdout}");
+}
+
+#[test]
+#[should_panic(expected = "still running")]
+fn a_run_past_its_time_limit_is_killed_and_fails() {
+    // 100000 impacts of the default contact take seconds; 10 ms is far too short.
+    rebound_within(
+        Duration::from_millis(10),
+        &["sequence", "--impacts", "100000"],
+    );
 }

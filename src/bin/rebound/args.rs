@@ -1,5 +1,6 @@
 //! A small argument parser whose every failure names the argument at fault.
 
+use crate::limits::limit;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
@@ -92,6 +93,26 @@ impl Options {
             Ok(v)
         } else {
             Err(ArgError(format!("--{name}: must be {rule} (got {v})")))
+        }
+    }
+
+    /// The value of `--name` checked against its validity range (`limits::LIMITS`), or
+    /// the range's default when absent. NaN, ±inf, an empty or unreadable value and
+    /// anything outside the range give one line naming the option, the value as typed
+    /// and the range.
+    pub fn within(&self, name: &str) -> Result<f64, ArgError> {
+        let lim = limit(name);
+        let Some(s) = self.values.get(name) else {
+            return Ok(lim.default);
+        };
+        match s.parse::<f64>() {
+            Ok(v) if lim.contains(v) => Ok(v),
+            _ => Err(ArgError(format!(
+                "--{name}: must be {} in {} (got '{}')",
+                lim.kind(),
+                lim.range_text(),
+                s.escape_debug()
+            ))),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 mod args;
 mod json;
+mod limits;
 mod render;
 
 use args::{ArgError, Options};
@@ -22,9 +23,13 @@ const USAGE: &str = "usage:
                  --bouncing on|off --gravity --body none|bar|plate|membrane|bell|wood
                  --body-freq --key-track --t60 --brightness --position --mix --gain --voices]
 contact options:
-  --k K (N/m^alpha, > 0)  --mu MU (s/m, >= 0)  --alpha A (>= 1)  --mass M (kg, > 0)
-  --fs FS (Hz, > 0)  --method verlet|heun|rk4|am1
+  --k K  --mu MU  --alpha A  --mass M  --fs FS  --method verlet|heun|rk4|am1
   --correction none|hybrid|clamp|both  --clamp-target approx|exact";
+
+/// The usage text with the validity ranges of `simulate` and `sequence`.
+fn usage() -> String {
+    format!("{USAGE}\n{}", limits::usage_table())
+}
 
 fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -42,15 +47,15 @@ fn main() -> ExitCode {
 
 fn run(argv: &[String]) -> Result<String, ArgError> {
     let Some((cmd, rest)) = argv.split_first() else {
-        return Err(ArgError(format!("missing command\n{USAGE}")));
+        return Err(ArgError(format!("missing command\n{}", usage())));
     };
     match cmd.as_str() {
         "paper" => cmd_paper(rest),
         "simulate" => cmd_simulate(rest),
         "sequence" => cmd_sequence(rest),
         "render" => render::cmd_render(rest),
-        "help" | "--help" | "-h" => Ok(USAGE.to_string()),
-        other => Err(ArgError(format!("unknown command '{other}'\n{USAGE}"))),
+        "help" | "--help" | "-h" => Ok(usage()),
+        other => Err(ArgError(format!("unknown command '{other}'\n{}", usage()))),
     }
 }
 
@@ -75,12 +80,12 @@ struct Setup {
 }
 
 fn setup(o: &Options) -> Result<Setup, ArgError> {
-    let k = o.number("k", 1e7, "> 0", |v| v > 0.0)?;
-    let mu = o.number("mu", 0.5, ">= 0", |v| v >= 0.0)?;
-    let alpha = o.number("alpha", 1.5, ">= 1", |v| v >= 1.0)?;
-    let mass = o.number("mass", 0.01, "> 0", |v| v > 0.0)?;
-    let v_in = o.number("v-in", 0.5, "> 0", |v| v > 0.0)?;
-    let fs = o.number("fs", 44_100.0, ">= 1", |v| v >= 1.0)?;
+    let k = o.within("k")?;
+    let mu = o.within("mu")?;
+    let alpha = o.within("alpha")?;
+    let mass = o.within("mass")?;
+    let v_in = o.within("v-in")?;
+    let fs = o.within("fs")?;
     let method: Method = o.get("method", Method::Verlet)?;
     let correction: Correction = o.get("correction", Correction::None)?;
     let clamp_target: ClampTarget = o.get("clamp-target", ClampTarget::Exact)?;
@@ -239,13 +244,9 @@ fn cmd_sequence(rest: &[String]) -> Result<String, ArgError> {
     valued.extend(["impacts", "gravity"]);
     let o = Options::parse(rest, &valued, &["json", "paper-heun-handover"])?;
     let s = setup(&o)?;
-    let impacts: usize = o.get("impacts", 100)?;
-    if !(1..=1_000_000).contains(&impacts) {
-        return Err(ArgError(format!(
-            "--impacts: must be 1 to 1000000 (got {impacts})"
-        )));
-    }
-    let g = o.number("gravity", 9.81, "> 0", |v| v > 0.0)?;
+    // A whole number within 1..=100000, so the conversion is exact.
+    let impacts = o.within("impacts")? as usize;
+    let g = o.within("gravity")?;
     let handover = if o.flag("paper-heun-handover") {
         Handover::PaperHeunPredicted
     } else {

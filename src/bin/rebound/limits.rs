@@ -1,0 +1,110 @@
+//! The validity ranges of the numeric options of `simulate` and `sequence`: the one
+//! place they are written down. The usage text prints them and `Options::within`
+//! enforces them. They are the plugin's ranges (the contact core is made robust over
+//! them), with the sample rate wide enough for the paper's RK4 at 16 × 44.1 kHz.
+//! Outside them the core may panic, never finish (a contact of 10^100 samples) or give
+//! non-finite numbers, so the CLI refuses such values instead of running them.
+
+/// One numeric option: accepted when `min <= value <= max` (and whole, if `whole`).
+pub struct Limit {
+    pub name: &'static str,
+    pub unit: &'static str,
+    pub min: f64,
+    pub max: f64,
+    pub default: f64,
+    /// A count: only whole numbers are accepted.
+    pub whole: bool,
+}
+
+const fn real(name: &'static str, unit: &'static str, min: f64, max: f64, default: f64) -> Limit {
+    Limit {
+        name,
+        unit,
+        min,
+        max,
+        default,
+        whole: false,
+    }
+}
+
+/// Every numeric option of `simulate` and `sequence`, in the order of the usage text.
+pub const LIMITS: [Limit; 8] = [
+    real("k", "N/m^alpha", 1e2, 1e12, 1e7),
+    real("mu", "s/m", 1e-4, 10.0, 0.5),
+    real("alpha", "", 1.0, 3.0, 1.5),
+    real("mass", "kg", 1e-4, 1.0, 0.01),
+    real("v-in", "m/s", 1e-3, 50.0, 0.5),
+    real("fs", "Hz", 22_050.0, 768_000.0, 44_100.0),
+    real("gravity", "m/s^2", 0.1, 100.0, 9.81),
+    Limit {
+        name: "impacts",
+        unit: "",
+        min: 1.0,
+        max: 100_000.0,
+        default: 100.0,
+        whole: true,
+    },
+];
+
+/// The limit of `--name`. Every caller passes a name from `LIMITS`; the CLI tests run
+/// every one of them, so a misspelt name fails them.
+pub fn limit(name: &str) -> &'static Limit {
+    LIMITS
+        .iter()
+        .find(|l| l.name == name)
+        .unwrap_or_else(|| panic!("no validity range for --{name}"))
+}
+
+impl Limit {
+    /// `1e-4 to 10 s/m`: the range as the error messages and the usage text show it.
+    pub fn range_text(&self) -> String {
+        let unit = if self.unit.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", self.unit)
+        };
+        format!(
+            "{} to {}{unit}",
+            number_text(self.min),
+            number_text(self.max)
+        )
+    }
+
+    /// "a number" or "a whole number".
+    pub fn kind(&self) -> &'static str {
+        if self.whole {
+            "a whole number"
+        } else {
+            "a number"
+        }
+    }
+
+    pub fn contains(&self, v: f64) -> bool {
+        (self.min..=self.max).contains(&v) && (!self.whole || v.fract() == 0.0)
+    }
+}
+
+/// Plain digits from 0.01 up to a million, powers-of-ten notation outside.
+pub fn number_text(v: f64) -> String {
+    if v != 0.0 && !(1e-2..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
+}
+
+/// The usage text's table of ranges and defaults, one option a line.
+pub fn usage_table() -> String {
+    let mut out =
+        String::from("numeric options of simulate and sequence (accepted range; default):");
+    for l in &LIMITS {
+        out += &format!(
+            "\n  --{:<9} {:<16} {:<24} default {}",
+            l.name,
+            l.kind(),
+            l.range_text(),
+            number_text(l.default)
+        );
+    }
+    out
+}
