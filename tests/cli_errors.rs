@@ -126,6 +126,7 @@ fn simulate_json_has_the_documented_keys() {
         "none",
         "--clamp-target",
         "approx",
+        "--per-sample",
         "--json",
     ]);
     assert_eq!(code, 0, "{stderr}");
@@ -143,13 +144,16 @@ fn simulate_json_has_the_documented_keys() {
         "newton_iters_mean",
         "newton_iters_max",
         "runaway",
+        "closed_form",
+        "substeps",
     ] {
         assert!(
             stdout.contains(&format!("\"{key}\":")),
             "missing {key}: {stdout}"
         );
     }
-    // Table II(b), Heun, against ṽ_out: %dev(x) 19.506, %err(v_out) −4.692.
+    // Table II(b), Heun, against ṽ_out, at the paper's one step per sample: %dev(x)
+    // 19.506, %err(v_out) −4.692.
     assert!(stdout.contains("\"dev_x_pct\":19.50"), "{stdout}");
     assert!(stdout.contains("\"err_vout_pct\":-4.69"), "{stdout}");
     assert!(stdout.contains("\"runaway\":false"), "{stdout}");
@@ -414,8 +418,10 @@ fn usage_prints_every_range() {
 #[test]
 fn simulate_json_reports_a_runaway_contact() {
     // The stiffest, lightest, fastest linear contact at the lowest rate lasts 3e-8 s,
-    // a thousandth of a sample: explicit Verlet without correction blows up at once
-    // and the guard ends the contact, which the JSON must say.
+    // a thousandth of a sample: explicit Verlet at one step per sample, without
+    // correction, blows up at once and the guard ends the contact, which the JSON must
+    // say. With the instrument's sub-steps it is too short to resolve and exits in
+    // closed form instead.
     let base = [
         "simulate",
         "--k",
@@ -432,6 +438,7 @@ fn simulate_json_reports_a_runaway_contact() {
         "verlet",
         "--correction",
         "none",
+        "--per-sample",
     ];
     let mut args = base.to_vec();
     args.push("--json");
@@ -441,6 +448,39 @@ fn simulate_json_reports_a_runaway_contact() {
     let (code, stdout, stderr) = rebound_within(PROMPT, &base);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("ran away"), "{stdout}");
+    let mut auto = base[..base.len() - 1].to_vec();
+    auto.push("--json");
+    let (code, stdout, stderr) = rebound_within(PROMPT, &auto);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"runaway\":false"), "{stdout}");
+    assert!(stdout.contains("\"closed_form\":true"), "{stdout}");
+}
+
+#[test]
+fn sequence_json_flags_a_runaway_impact() {
+    // Issue 8's case: k = 1e12 at 48 kHz without correction left at -1119 m/s and flew
+    // for 228 s. At one step per sample it is now flagged and leaves at the exact v_out.
+    let args = [
+        "sequence",
+        "--k",
+        "1e12",
+        "--v-in",
+        "2",
+        "--fs",
+        "48000",
+        "--correction",
+        "none",
+        "--impacts",
+        "3",
+        "--per-sample",
+        "--json",
+    ];
+    let (code, stdout, stderr) = rebound_within(PROMPT, &args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("\"runaway\":true"), "{stdout}");
+    let (code, stdout, stderr) = rebound_within(PROMPT, &args[..args.len() - 2]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stdout.contains("1119"), "{stdout}");
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //! - the default contact's dry pulse peaks at −5.9 dBFS at every rate;
 //! - with a body at the default mix (70 %) and the default contact, a strike peaks
 //!   4 to 9 dB lower: −14.5 dBFS for the default patch (bar), −11.7 … −14.8 dBFS for
-//!   every body; over the whole contact grid, −20 … −10 dBFS.
+//!   every body; over the whole contact grid, −21 … −10 dBFS (contacts of one or two
+//!   samples, split between samples, are the quietest).
 
 use rebound::engine::{EngineParams, NoteSpec, Rendered, render};
 use rebound::model::body::BodyType;
@@ -112,7 +113,7 @@ fn default_mix_strike_peaks_at_minus_12_to_minus_15_dbfs() {
 }
 
 #[test]
-fn default_mix_peaks_between_minus_20_and_minus_10_dbfs_for_any_contact() {
+fn default_mix_peaks_between_minus_21_and_minus_10_dbfs_for_any_contact() {
     let (mut lo, mut hi) = (f64::MAX, f64::MIN);
     let mut bad = Vec::new();
     for body in BodyType::ALL {
@@ -131,7 +132,7 @@ fn default_mix_peaks_between_minus_20_and_minus_10_dbfs_for_any_contact() {
                         let db = peak_db(&strike(&p, 48_000.0, 0.3));
                         lo = lo.min(db);
                         hi = hi.max(db);
-                        if !(-20.0..=-10.0).contains(&db) {
+                        if !(-21.0..=-10.0).contains(&db) {
                             bad.push(format!(
                                 "{body:?} k {k:e} α {alpha} μ {mu} m {mass}: {db:.2}"
                             ));

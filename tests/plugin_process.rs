@@ -557,10 +557,11 @@ fn trace_figures_match_simulate_impact() {
         (9.0, half, -2.0, 0.3, 1.5, 3, 1),
         (7.0, -2.0, -2.0, 0.3, 1.3, 1, 0),
         (5.0, 0.0, -2.0, 0.3, 2.2, 0, 2),
-        // Far shorter than a sample: the core's guard ends it (runaway).
+        // Far shorter than a sample: exits in closed form (with the paper's one step a
+        // sample it would run away; the instrument's sub-steps leave no runaway here,
+        // and core_robust.rs exercises the flag).
         (12.0, 1.0, -4.0, 50f32.log10(), 1.5, 0, 0),
     ];
-    let mut runaways = 0;
     for (k, mu, mass, vmax, alpha, method, corr) in cases {
         let mut p = activated(48000.0, 256);
         let params = p.rebound_params();
@@ -592,13 +593,11 @@ fn trace_figures_match_simulate_impact() {
         assert_eq!(t.dev_h_pct, r.dev_h_pct, "{case}");
         assert_eq!(t.err_vout_pct, r.err_vout_pct, "{case}");
         assert_eq!(t.runaway, r.runaway, "{case}");
-        runaways += t.runaway as usize;
         eprintln!(
             "{case}: %dev(H) {:.4e}, %err {:+.4e}, runaway {}",
             t.dev_h_pct, t.err_vout_pct, t.runaway
         );
     }
-    assert!(runaways > 0, "the runaway flag was never exercised");
 }
 
 /// Worst-case patches with contacts far beyond 4096 samples or far shorter than one:

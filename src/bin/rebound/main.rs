@@ -14,9 +14,9 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage:
   rebound paper [--table 1|2a|2b|3a|3b] [--json]
-  rebound simulate [contact options] [--v-in V] [--json]
+  rebound simulate [contact options] [--v-in V] [--per-sample] [--json]
   rebound sequence [contact options] [--v-in V] [--impacts N] [--gravity G]
-                   [--paper-heun-handover] [--json]
+                   [--paper-heun-handover] [--per-sample] [--json]
   rebound render --out FILE.wav [--note N] [--velocity 1..127] [--duration S] [--fs FS]
                  [--plot FILE.png] [every plugin parameter: --k --mu --alpha --mass
                  --v-min --v-max --velocity-curve --method --correction --clamp-target
@@ -24,7 +24,9 @@ const USAGE: &str = "usage:
                  --body-freq --key-track --t60 --brightness --position --mix --gain --voices]
 contact options:
   --k K  --mu MU  --alpha A  --mass M  --fs FS  --method verlet|heun|rk4|am1
-  --correction none|hybrid|clamp|both  --clamp-target approx|exact";
+  --correction none|hybrid|clamp|both  --clamp-target approx|exact
+  --per-sample   one step of the method per sample, as in the paper's tables (default:
+                 sub-steps where the contact is too stiff for the rate, as the plugin)";
 
 /// The usage text with the validity ranges of `simulate` and `sequence`.
 fn usage() -> String {
@@ -91,7 +93,11 @@ fn setup(o: &Options) -> Result<Setup, ArgError> {
     let clamp_target: ClampTarget = o.get("clamp-target", ClampTarget::Exact)?;
     Ok(Setup {
         contact: Contact::new(k, mu, alpha, mass),
-        scheme: Scheme::new(method, correction, clamp_target),
+        scheme: if o.flag("per-sample") {
+            Scheme::new(method, correction, clamp_target).per_sample()
+        } else {
+            Scheme::new(method, correction, clamp_target)
+        },
         v_in,
         fs,
     })
@@ -178,7 +184,7 @@ fn table_json(t: &Table) -> String {
 }
 
 fn cmd_simulate(rest: &[String]) -> Result<String, ArgError> {
-    let o = Options::parse(rest, &CONTACT_OPTS, &["json"])?;
+    let o = Options::parse(rest, &CONTACT_OPTS, &["json", "per-sample"])?;
     let s = setup(&o)?;
     // %err(v_out) against the exact root unless the approximate clamp target is
     // asked for (as in Table II(b)).
@@ -202,6 +208,8 @@ fn cmd_simulate(rest: &[String]) -> Result<String, ArgError> {
             .num("newton_iters_mean", r.newton_iters_mean)
             .int("newton_iters_max", r.newton_iters_max as u64)
             .boolean("runaway", r.runaway)
+            .boolean("closed_form", r.closed_form)
+            .int("substeps", r.substeps as u64)
             .build());
     }
     Ok(format!(
@@ -242,7 +250,11 @@ fn cmd_simulate(rest: &[String]) -> Result<String, ArgError> {
 fn cmd_sequence(rest: &[String]) -> Result<String, ArgError> {
     let mut valued = CONTACT_OPTS.to_vec();
     valued.extend(["impacts", "gravity"]);
-    let o = Options::parse(rest, &valued, &["json", "paper-heun-handover"])?;
+    let o = Options::parse(
+        rest,
+        &valued,
+        &["json", "paper-heun-handover", "per-sample"],
+    )?;
     let s = setup(&o)?;
     // A whole number within 1..=100000, so the conversion is exact.
     let impacts = o.within("impacts")? as usize;
@@ -278,6 +290,8 @@ fn cmd_sequence(rest: &[String]) -> Result<String, ArgError> {
                 .num("accum_err_pct", r.accum_err_pct)
                 .num("dev_h_pct", r.dev_h_pct)
                 .int("contact_samples", r.contact_samples)
+                .boolean("runaway", r.runaway)
+                .boolean("closed_form", r.closed_form)
                 .build()
         });
         return Ok(json::Object::default()

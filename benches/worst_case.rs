@@ -1,0 +1,99 @@
+//! Worst-case block times (issue 8): a 16-voice chord, every voice at full velocity, at
+//! the corner patches of the contact, against the default patch. Each patch is played
+//! `REPEATS` times; every 512-sample block at 48 kHz is timed, and the worst block and
+//! the median block are printed with the worst block's share of its real-time budget.
+//!
+//! `cargo bench --bench worst_case`
+
+use rebound::engine::{Engine, EngineParams};
+use rebound::model::{Correction, Method};
+use std::hint::black_box;
+use std::time::Instant;
+
+const FS: f64 = 48_000.0;
+const BLOCK: usize = 512;
+const REPEATS: usize = 20;
+/// Blocks timed per chord: 0.5 s, every contact of the corner patches included.
+const BLOCKS: usize = 47;
+
+fn patches() -> Vec<(String, EngineParams)> {
+    let base = EngineParams {
+        voices: 16,
+        ..Default::default()
+    };
+    let mut out = vec![("default patch".to_string(), base)];
+    for method in Method::ALL {
+        let name = |s: &str| format!("{s}, {}", method.name());
+        out.push((
+            name("mu 10, 50 m/s, both"),
+            EngineParams {
+                mu: 10.0,
+                v_max: 50.0,
+                method,
+                ..base
+            },
+        ));
+        out.push((
+            name("k 1e2, alpha 3, both"),
+            EngineParams {
+                k: 1e2,
+                alpha: 3.0,
+                method,
+                ..base
+            },
+        ));
+        out.push((
+            name("k 1e12, 50 m/s, none"),
+            EngineParams {
+                k: 1e12,
+                v_max: 50.0,
+                mass: 1e-4,
+                alpha: 1.0,
+                correction: Correction::None,
+                method,
+                ..base
+            },
+        ));
+    }
+    out
+}
+
+fn main() {
+    let mut buf = vec![0.0f32; BLOCK];
+    let budget = BLOCK as f64 / FS;
+    let mut default_worst = f64::NAN;
+    println!(
+        "{:<28} {:>12} {:>12} {:>10} {:>10}",
+        "patch (16-voice chord)", "worst µs", "median µs", "% budget", "× default"
+    );
+    for (name, p) in patches() {
+        let mut times = Vec::with_capacity(REPEATS * BLOCKS);
+        for _ in 0..REPEATS {
+            let mut e = Engine::new(FS);
+            e.set_params(&p);
+            e.set_sample_rate(FS);
+            for k in 0..16u8 {
+                e.note_on(48 + k, 1.0, 0, None);
+            }
+            for _ in 0..BLOCKS {
+                let t = Instant::now();
+                e.render(black_box(&mut buf));
+                times.push(t.elapsed().as_secs_f64());
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        let worst = times[times.len() - 1];
+        let median = times[times.len() / 2];
+        if default_worst.is_nan() {
+            default_worst = worst;
+        }
+        println!(
+            "{:<28} {:>12.1} {:>12.1} {:>10.1} {:>10.1}",
+            name,
+            worst * 1e6,
+            median * 1e6,
+            100.0 * worst / budget,
+            worst / default_worst
+        );
+    }
+}
