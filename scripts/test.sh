@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
 cargo clippy --all-targets -- -D warnings
-cargo test
+cargo test --no-fail-fast
 if [ -x scripts/host_tests.sh ]; then
   scripts/host_tests.sh
 fi

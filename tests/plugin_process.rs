@@ -12,70 +12,9 @@ use rebound::engine::OUTPUT_CLIP;
 use rebound::model::{Bouncer, ClampTarget, simulate_impact};
 use rebound::params::ReboundParams;
 use rebound::voice::{contact_of, velocity_to_speed};
-use std::collections::VecDeque;
 
-struct TestActivate;
-
-impl ActivateContext<Rebound> for TestActivate {
-    fn plugin_api(&self) -> PluginApi {
-        PluginApi::Clap
-    }
-    fn execute(&self, _task: ()) {}
-    fn set_latency_samples(&self, _samples: u32) {}
-    fn set_current_voice_capacity(&self, capacity: u32) {
-        // nice-plug's CLAP wrapper accepts this only with a poly-modulation config.
-        let config = Rebound::CLAP_POLY_MODULATION_CONFIG.expect("no poly-mod config");
-        assert!((1..=config.max_voice_capacity).contains(&capacity));
-    }
-}
-
-struct TestProcess {
-    events: VecDeque<NoteEvent<()>>,
-    sent: Vec<NoteEvent<()>>,
-    transport: Transport,
-}
-
-impl ProcessContext<Rebound> for TestProcess {
-    fn plugin_api(&self) -> PluginApi {
-        PluginApi::Clap
-    }
-    fn execute_background(&self, _task: ()) {}
-    fn execute_gui(&self, _task: ()) {}
-    fn transport(&self) -> &Transport {
-        &self.transport
-    }
-    fn next_event(&mut self) -> Option<NoteEvent<()>> {
-        self.events.pop_front()
-    }
-    fn try_send_event(
-        &mut self,
-        event: NoteEvent<()>,
-    ) -> Result<(), (NoteEvent<()>, nice_plug::context::process::SendEventError)> {
-        // Capacity is reserved up front, so this never allocates inside process().
-        if self.sent.len() < self.sent.capacity() {
-            self.sent.push(event);
-        }
-        Ok(())
-    }
-    fn set_latency_samples(&self, _samples: u32) {}
-    fn request_restart(&self) {}
-    fn set_current_voice_capacity(&self, _capacity: u32) {}
-}
-
-/// Allocations the checker has seen inside `assert_no_alloc` so far. The checker (and
-/// the library's global allocator) exists only with debug assertions, which is how the
-/// README's test command builds; a release test build compiles the allocation tests
-/// out and counts nothing here.
-fn alloc_violations() -> usize {
-    #[cfg(debug_assertions)]
-    {
-        assert_no_alloc::violation_count() as usize
-    }
-    #[cfg(not(debug_assertions))]
-    {
-        0
-    }
-}
+mod support;
+use support::{TestProcess, activated, alloc_violations, set_norm, set_plain};
 
 fn note_on(at: u32, key: u8, velocity: f32) -> NoteEvent<()> {
     NoteEvent::NoteOn {
@@ -84,41 +23,6 @@ fn note_on(at: u32, key: u8, velocity: f32) -> NoteEvent<()> {
         channel: Channel::Number(0),
         key: Key::Number(key),
         velocity,
-    }
-}
-
-/// A plugin activated at `fs` for blocks of up to `block` samples.
-fn activated(fs: f32, block: u32) -> Rebound {
-    let mut p = Rebound::default();
-    let cfg = BufferConfig {
-        sample_rate: fs,
-        min_buffer_size: None,
-        max_buffer_size: block,
-        process_mode: ProcessMode::Offline,
-    };
-    assert!(p.activate(&Rebound::AUDIO_IO_LAYOUTS[0], &cfg, &mut TestActivate));
-    p.reset();
-    p
-}
-
-/// Sets a parameter by ID to a normalised value.
-fn set_norm(params: &ReboundParams, id: &str, normalized: f32) {
-    let map = params.param_map();
-    let (_, ptr, _) = map
-        .iter()
-        .find(|(i, _, _)| i == id)
-        .unwrap_or_else(|| panic!("no param {id}"));
-    unsafe {
-        ptr._internal_set_normalized_value(normalized);
-    }
-}
-
-fn set_plain(params: &ReboundParams, id: &str, plain: f32) {
-    let map = params.param_map();
-    let (_, ptr, _) = map.iter().find(|(i, _, _)| i == id).unwrap();
-    unsafe {
-        let n = ptr.preview_normalized(plain);
-        ptr._internal_set_normalized_value(n);
     }
 }
 
@@ -142,11 +46,7 @@ fn run_with(
 ) -> (Vec<f32>, Vec<f32>, Vec<NoteEvent<()>>) {
     let mut left = vec![0.0f32; total];
     let mut right = vec![0.0f32; total];
-    let mut ctx = TestProcess {
-        events: VecDeque::with_capacity(events.len() + 1),
-        sent: Vec::with_capacity(4096),
-        transport: Transport::new(48000.0),
-    };
+    let mut ctx = TestProcess::new();
     let mut all_sent = Vec::new();
     let mut start = 0;
     while start < total {
