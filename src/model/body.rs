@@ -8,11 +8,14 @@
 //! pitch, brightness and strike position can move while the body rings.
 //!
 //! The body sounds the same at every sample rate: a mode rings as the sampled
-//! continuous-time `e^{−t/τ} sin(2π f t)` per unit of momentum delivered (impulse
-//! invariance; the voice hands in momentum per sample, which sums to the same kick at
-//! any rate, and each mode's gain undoes the sinc droop of that per-sample average at
-//! its frequency), and the mode set, gains and normalisation are fixed in Hz: modes
-//! above [`BAND_LIMIT`], the band limit of 44.1 kHz, are silent at every rate.
+//! continuous-time `e^{−t/τ} sin(2π f t)` per unit of momentum delivered (its poles are
+//! the impulse-invariant `r e^{±iω}`; the voice hands in momentum per sample, which
+//! sums to the same kick at any rate), and each mode's readout `a Im z + b Re z + d u`
+//! makes its response to the force equal the continuous mode's both at its resonance
+//! and at DC, through the sinc droop of the per-sample average (so a long contact,
+//! which drives the modes far below their frequency, sounds the same at every rate
+//! too). The mode set, gains and normalisation are fixed in Hz: modes above
+//! [`BAND_LIMIT`], the band limit of 44.1 kHz, are silent at every rate.
 //!
 //! Switching the body type crossfades: the old coefficients keep ringing from the same
 //! state in a second bank for [`SWITCH_TIME`] while the new ones fade in, so a switch,
@@ -277,20 +280,74 @@ struct Coefs {
     /// `r cos ω`, `r sin ω` per mode.
     c: [f64; MODES],
     s: [f64; MODES],
-    /// Output weight per mode: summing to 1 over the modes below [`BAND_LIMIT`], then
-    /// divided by the droop of the per-sample force average at the mode's frequency.
+    /// Readout of mode k: `a_k Im z_k + b_k Re z_k` (see [`Coefs::of`]).
+    a: [f64; MODES],
+    b: [f64; MODES],
+    /// Direct path: the sum over the modes of their feed-through of the input.
+    d: f64,
+    /// Continuous-time gain per mode: summing to 1 over the modes below
+    /// [`BAND_LIMIT`], the same at every rate from 44.1 kHz up.
     g: [f64; MODES],
+}
+
+/// A complex number as `(re, im)`; control rate only.
+type Cx = (f64, f64);
+
+fn cmul(x: Cx, y: Cx) -> Cx {
+    (x.0 * y.0 - x.1 * y.1, x.0 * y.1 + x.1 * y.0)
+}
+
+fn cinv(x: Cx) -> Cx {
+    let n = x.0 * x.0 + x.1 * x.1;
+    (x.0 / n, -x.1 / n)
+}
+
+/// The response of `g e^{−αt} sin(ωt)` (t in samples) to the force, at `θ` rad/sample,
+/// divided by the one-sample box average through which the body hears the force
+/// (`sinc(θ/2)`): what the discrete mode should do at `θ`.
+fn mode_target(g: f64, alpha: f64, w: f64, theta: f64) -> Cx {
+    // g ω / ((iθ + α)² + ω²)
+    let den = (alpha * alpha - theta * theta + w * w, 2.0 * alpha * theta);
+    let h = cinv(den);
+    let x = 0.5 * theta;
+    let sinc = if x > 1e-9 { x.sin() / x } else { 1.0 };
+    (g * w * h.0 / sinc, g * w * h.1 / sinc)
+}
+
+/// `(A, B)` at `θ`: the responses of `Im z` and `Re z` of the phasor `z ← p z + u`.
+fn phasor_response(p: Cx, theta: f64) -> (Cx, Cx) {
+    let e = (theta.cos(), -theta.sin());
+    let pe = cmul(p, e);
+    let pce = cmul((p.0, -p.1), e);
+    let pp = cinv((1.0 - pe.0, -pe.1));
+    let qq = cinv((1.0 - pce.0, -pce.1));
+    // Im z = (P − Q) / 2i, Re z = (P + Q) / 2.
+    let a = (0.5 * (pp.1 - qq.1), -0.5 * (pp.0 - qq.0));
+    let b = (0.5 * (pp.0 + qq.0), 0.5 * (pp.1 + qq.1));
+    (a, b)
 }
 
 impl Coefs {
     const ZERO: Coefs = Coefs {
         c: [0.0; MODES],
         s: [0.0; MODES],
+        a: [0.0; MODES],
+        b: [0.0; MODES],
+        d: 0.0,
         g: [0.0; MODES],
     };
 
-    /// The coefficients of `st` at `fs`. Only `ω = 2π f / fs`, `r = e^{−1/(τ fs)}` and
-    /// the droop compensation depend on the rate: they sample the continuous modes.
+    /// The coefficients of `st` at `fs`. Only the discretisation depends on the rate:
+    /// the poles `r e^{±iω}` (`ω = 2π f / fs`, `r = e^{−1/(τ fs)}`) sample the
+    /// continuous modes, and each mode's readout `a Im z + b Re z + d u` is chosen so
+    /// that its response to the force equals the continuous mode's at DC and at its
+    /// resonance (in amplitude and phase), through the one-sample average of the force.
+    ///
+    /// The resonance fixes the ringing; DC fixes the mode's response far below its
+    /// frequency, which is most of what sounds when a contact much longer than the
+    /// mode's period strikes it (high notes). Plain impulse invariance (`a = g`,
+    /// `b = d = 0`) gets that part wrong by `(ω/2)/tan(ω/2)` (−4 dB for a mode at
+    /// 17 kHz at 44.1 kHz), which is what made high notes differ between rates.
     fn of(st: &BodySettings, fs: f64, plate: &[(u32, u32, f64); MODES]) -> Coefs {
         let mut out = Coefs::ZERO;
         if st.kind == BodyType::None {
@@ -305,10 +362,10 @@ impl Coefs {
         let rate_limit = (0.45 * fs).min(BAND_LIMIT);
         let mut sum = 0.0;
         let mut rate_gain = [1.0; MODES];
-        let mut ratios = [1.0; MODES];
+        let mut alpha = [0.0; MODES];
+        let mut omega = [0.0; MODES];
         for k in 0..MODES {
             let (ratio, shape) = mode_shape(st.kind, k, st.position, plate);
-            ratios[k] = ratio;
             let f = st.f1 * ratio;
             if !f.is_finite() || f <= 0.0 {
                 continue;
@@ -319,8 +376,10 @@ impl Coefs {
                 rate_gain[k] = band_gain(f, rate_fade, rate_limit) / band;
             }
             let t60_k = t60 * ratio.powf(-e);
-            let r = (-(1000f64.ln()) / (t60_k * fs)).exp();
+            alpha[k] = 1000f64.ln() / (t60_k * fs);
+            let r = (-alpha[k]).exp();
             let w = 2.0 * PI * f.min(rate_limit) / fs;
+            omega[k] = w;
             out.c[k] = r * w.cos();
             out.s[k] = r * w.sin();
             out.g[k] = g;
@@ -328,19 +387,34 @@ impl Coefs {
         }
         if sum > 0.0 {
             for k in 0..MODES {
-                // The voice drives the body with the force averaged over each sample,
-                // which is the force through a one-sample box filter: mode k hears it
-                // through |sinc| = sin(ω/2)/(ω/2) (−0.3 dB at 7 kHz at 48 kHz, −3 dB
-                // at 19.8 kHz at 44.1 kHz, nothing at 192 kHz). Undoing that droop
-                // makes a mode ring with the continuous force's spectrum at its
-                // frequency, whatever the rate.
-                let half_w = PI * (st.f1 * ratios[k]).min(rate_limit) / fs;
-                let droop = if half_w > 1e-9 {
-                    half_w.sin() / half_w
+                out.g[k] *= rate_gain[k] / sum;
+                let g = out.g[k];
+                if g == 0.0 {
+                    continue;
+                }
+                let (al, w) = (alpha[k], omega[k]);
+                let p = (out.c[k], out.s[k]);
+                // Solve a A + b B + d = T at θ = 0 (all real) and θ = ω (complex).
+                let (a0, b0) = phasor_response(p, 0.0);
+                let t0 = mode_target(g, al, w, 0.0).0;
+                let (aw, bw) = phasor_response(p, w);
+                let tw = mode_target(g, al, w, w);
+                let (m11, m12, r1) = (aw.0 - a0.0, bw.0 - b0.0, tw.0 - t0);
+                let (m21, m22, r2) = (aw.1, bw.1, tw.1);
+                let det = m11 * m22 - m12 * m21;
+                let (a, b) = if det.is_finite() && det != 0.0 {
+                    ((r1 * m22 - m12 * r2) / det, (m11 * r2 - m21 * r1) / det)
                 } else {
-                    1.0
+                    (g, 0.0)
                 };
-                out.g[k] *= rate_gain[k] / (sum * droop);
+                let d = t0 - a * a0.0 - b * b0.0;
+                if a.is_finite() && b.is_finite() && d.is_finite() {
+                    out.a[k] = a;
+                    out.b[k] = b;
+                    out.d += d;
+                } else {
+                    out.a[k] = g;
+                }
             }
         }
         out
@@ -352,7 +426,8 @@ fn band_gain(f: f64, lo: f64, hi: f64) -> f64 {
     ((hi - f) / (hi - lo)).clamp(0.0, 1.0)
 }
 
-/// Advances one bank of modes by one sample with input `u` and returns its output.
+/// Advances one bank of modes by one sample with input `u` and returns its output
+/// (the modes' readouts plus their summed direct path `d u`).
 /// The update has no loop-carried dependence and vectorises; the output sum is kept
 /// apart, in four partial sums, so it does not serialise the loop.
 #[inline(always)]
@@ -366,17 +441,18 @@ fn tick_bank(re: &mut [f64; MODES], im: &mut [f64; MODES], k: &Coefs, u: f64) ->
     let mut acc = [0.0; 4];
     for i in (0..MODES).step_by(4) {
         for (j, a) in acc.iter_mut().enumerate() {
-            *a += k.g[i + j] * im[i + j];
+            *a += k.a[i + j] * im[i + j] + k.b[i + j] * re[i + j];
         }
     }
-    (acc[0] + acc[1]) + (acc[2] + acc[3])
+    (acc[0] + acc[1]) + (acc[2] + acc[3]) + k.d * u
 }
 
-/// `Σ g_k |z_k|` of one bank.
+/// `Σ |a_k + i b_k| |z_k|` of one bank.
 fn bank_amplitude(re: &[f64; MODES], im: &[f64; MODES], k: &Coefs) -> f64 {
     let mut a = 0.0;
     for i in 0..MODES {
-        a += k.g[i] * (re[i] * re[i] + im[i] * im[i]).sqrt();
+        let w = (k.a[i] * k.a[i] + k.b[i] * k.b[i]).sqrt();
+        a += w * (re[i] * re[i] + im[i] * im[i]).sqrt();
     }
     a
 }
@@ -498,7 +574,7 @@ impl ModalBody {
         y + w_old * (y_old - y)
     }
 
-    /// An upper bound of the output amplitude from here on: `Σ g_k |z_k|` (of both
+    /// An upper bound of the output amplitude from here on: `Σ |a_k + i b_k| |z_k|` (of both
     /// banks during a crossfade).
     pub fn amplitude(&self) -> f64 {
         if !self.active {
@@ -521,7 +597,7 @@ impl ModalBody {
         self.fade_left > 0
     }
 
-    /// Output weights per mode (0 for silenced modes), for tests.
+    /// Continuous-time gain per mode (0 for silenced modes), for tests.
     pub fn gains(&self) -> [f64; MODES] {
         self.k.g
     }
@@ -609,12 +685,7 @@ mod tests {
                     for k in 0..MODES {
                         let (f, f0) = (b.frequencies()[k], r.frequencies()[k]);
                         assert!((f - f0).abs() <= 1e-9 * f0, "{kind:?} {f1} {fs}: {f} {f0}");
-                        // Less the per-rate compensation of the sample average.
-                        let plain = |g: f64, fs: f64| {
-                            let h = PI * f0 / fs;
-                            if h > 0.0 { g * h.sin() / h } else { g }
-                        };
-                        let (g, g0) = (plain(b.gains()[k], fs), plain(r.gains()[k], 44_100.0));
+                        let (g, g0) = (b.gains()[k], r.gains()[k]);
                         assert!((g - g0).abs() <= 1e-12, "{kind:?} {f1} {fs}: {g} {g0}");
                     }
                 }
