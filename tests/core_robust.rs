@@ -297,6 +297,28 @@ fn stiff_damped_contact_is_resolved_by_sub_steps() {
     assert_exact_and_on_time(c, 1.0, 137731.04624707083);
 }
 
+/// Shrunk repro: a contact of 3.2 samples needed 773 steps a sample, over the limit
+/// then (512), and exited in closed form after one sample. And every corner of the
+/// parameter box, which random draws rarely hit all at once.
+#[test]
+fn every_corner_of_the_box_exits_exactly_on_time() {
+    let c = Contact::new(1e12, 10.0, 1.5, 0.011452356812838472);
+    assert_exact_and_on_time(c, 50.0, 44_100.0);
+    for k in [1e2, 1e12] {
+        for mu in [1e-4, 10.0] {
+            for alpha in [1.0, 3.0] {
+                for m in [1e-4, 1.0] {
+                    for v_in in [1e-3, 50.0] {
+                        for fs in [22_050.0, 384_000.0] {
+                            assert_exact_and_on_time(Contact::new(k, mu, alpha, m), v_in, fs);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Issue 8, item 4: at one step a sample without correction this contact left at
 /// −1119 m/s from 2 m/s and flew for 228 s. Flagged and limited to the exact exit.
 #[test]

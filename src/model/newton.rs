@@ -57,10 +57,11 @@ pub fn solve_am1(
         stats.record(0);
         return 0.0;
     }
-    let mut g_and_slope = |f: f64| -> (f64, f64) {
+    // `(G, G', k x^α)`: the last is the scale of the force's rounding (see `done`).
+    let mut g_and_slope = |f: f64| -> (f64, f64, f64) {
         let x = xa + c2 * f;
         if x <= 0.0 {
-            return (f, 1.0);
+            return (f, 1.0, 0.0);
         }
         let v = va + c1 * f;
         let xa_pow = match near.as_mut() {
@@ -72,12 +73,13 @@ pub fn solve_am1(
             None => super::contact::pow_alpha(x, c.alpha),
         };
         let damp = 1.0 + c.mu * v;
-        let g = f + c.k * xa_pow * damp;
+        let spring = c.k * xa_pow;
+        let g = f + spring * damp;
         let slope = 1.0 + c.k * (c.alpha * xa_pow / x * c2 * damp + xa_pow * c.mu * c1);
-        (g, slope)
+        (g, slope, spring)
     };
     let (mut lo, mut hi) = (-xa / c2, 0.0);
-    let (g_hi, _) = g_and_slope(hi);
+    let (g_hi, _, _) = g_and_slope(hi);
     if g_hi <= 0.0 {
         // Past v_lim (1 + μv < 0) the force pushes inward: widen the bracket upward.
         let mut step = xa.max(1.0) / c2;
@@ -98,7 +100,7 @@ pub fn solve_am1(
     let mut iters = 0;
     while iters < MAX_ITERS {
         iters += 1;
-        let (g, slope) = g_and_slope(f);
+        let (g, slope, spring) = g_and_slope(f);
         if g == 0.0 {
             break;
         }
@@ -111,7 +113,10 @@ pub fn solve_am1(
         if !(next > lo && next < hi) {
             next = 0.5 * (lo + hi);
         }
-        let done = (next - f).abs() <= REL_TOL * next.abs();
+        // Relative to the force, or to `k x^α` where `1 + μv` has cancelled to nearly 0
+        // (the creeping exit of a heavily damped contact): there `G` itself is only
+        // known to the rounding of `k x^α`, and a relative step would never be reached.
+        let done = (next - f).abs() <= REL_TOL * next.abs().max(spring);
         f = next;
         if done {
             break;
