@@ -286,7 +286,8 @@ fn readouts(ui: &mut egui::Ui, t: &ContactTrace, shared: &EditorShared) {
                 t.v_in,
                 t.samples,
                 t.dev_h_pct,
-                t.err_vout_pct,
+                // An exact exit gives −0.0: shown as +0.
+                t.err_vout_pct + 0.0,
                 t.newton_mean,
                 t.newton_max
             ));
