@@ -147,7 +147,7 @@ pub const LIMITS: [EngineParams; 2] = [
 
 /// `v` inside `[lo, hi]`; NaN becomes `default`. `max`/`min` never panic (unlike
 /// `clamp`), whatever the bounds.
-fn within(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
+pub fn within(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
     if v.is_nan() {
         default
     } else {

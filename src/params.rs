@@ -390,11 +390,8 @@ pub fn int_range_ends(r: &IntRange) -> (i32, i32) {
 /// state still round-trips exactly.
 pub fn float_within(v: f32, range: &FloatRange, default: f32) -> f32 {
     let (lo, hi) = float_range_ends(range);
-    if v.is_nan() {
-        default
-    } else {
-        v.max(lo).min(hi)
-    }
+    // Exact: every f32 is an f64, and the result is one of the four inputs.
+    crate::engine::within(v as f64, lo as f64, hi as f64, default as f64) as f32
 }
 
 fn pow10(p: &FloatParam) -> f64 {

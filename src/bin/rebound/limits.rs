@@ -5,6 +5,8 @@
 //! Outside them the core may panic, never finish (a contact of 10^100 samples) or give
 //! non-finite numbers, so the CLI refuses such values instead of running them.
 
+use rebound::engine::LIMITS as PLUGIN;
+
 /// One numeric option: accepted when `min <= value <= max` (and whole, if `whole`).
 pub struct Limit {
     pub name: &'static str,
@@ -27,15 +29,22 @@ const fn real(name: &'static str, unit: &'static str, min: f64, max: f64, defaul
     }
 }
 
-/// Every numeric option of `simulate` and `sequence`, in the order of the usage text.
+/// Every numeric option of `simulate` and `sequence`, in the order of the usage text;
+/// the contact's ranges are the plugin's own ([`rebound::engine::LIMITS`]).
 pub const LIMITS: [Limit; 8] = [
-    real("k", "N/m^alpha", 1e2, 1e12, 1e7),
-    real("mu", "s/m", 1e-4, 10.0, 0.5),
-    real("alpha", "", 1.0, 3.0, 1.5),
-    real("mass", "kg", 1e-4, 1.0, 0.01),
-    real("v-in", "m/s", 1e-3, 50.0, 0.5),
+    real("k", "N/m^alpha", PLUGIN[0].k, PLUGIN[1].k, 1e7),
+    real("mu", "s/m", PLUGIN[0].mu, PLUGIN[1].mu, 0.5),
+    real("alpha", "", PLUGIN[0].alpha, PLUGIN[1].alpha, 1.5),
+    real("mass", "kg", PLUGIN[0].mass, PLUGIN[1].mass, 0.01),
+    real("v-in", "m/s", PLUGIN[0].v_max, PLUGIN[1].v_max, 0.5),
     real("fs", "Hz", 22_050.0, 768_000.0, 44_100.0),
-    real("gravity", "m/s^2", 0.1, 100.0, 9.81),
+    real(
+        "gravity",
+        "m/s^2",
+        PLUGIN[0].gravity,
+        PLUGIN[1].gravity,
+        9.81,
+    ),
     Limit {
         name: "impacts",
         unit: "",

@@ -1,21 +1,17 @@
 //! `rebound render`: notes through the plugin's own voice engine, offline, to a WAV
 //! file (and optionally a PNG of the waveform, force pulse and energy drift). Every
-//! plugin parameter is an option, validated against the plugin's own ranges.
+//! plugin parameter is an option, validated against the plugin's own ranges
+//! ([`rebound::engine::LIMITS`], free of the plugin framework).
 
 use crate::args::{ArgError, Options};
-use nice_plug::prelude::FloatRange;
-use rebound::engine::{self, EngineParams, MAX_VOICES, NoteSpec};
+use rebound::engine::{self, EngineParams, LIMITS, NoteSpec};
 use rebound::model::body::BodyType;
-use rebound::params;
 use rebound::render::{write_plot, write_wav};
 use std::path::PathBuf;
 
-/// A numeric option, its range (shared with the plugin) and whether the plugin stores
-/// it as a base-10 logarithm.
+/// A numeric option; its range is the plugin's ([`LIMITS`], through `get`).
 struct Numeric {
     name: &'static str,
-    range: fn() -> FloatRange,
-    log10: bool,
     set: fn(&mut EngineParams, f64),
     get: fn(&EngineParams) -> f64,
 }
@@ -23,135 +19,89 @@ struct Numeric {
 const NUMERIC: [Numeric; 16] = [
     Numeric {
         name: "v-min",
-        range: params::speed_range,
-        log10: true,
         set: |p, v| p.v_min = v,
         get: |p| p.v_min,
     },
     Numeric {
         name: "v-max",
-        range: params::speed_range,
-        log10: true,
         set: |p, v| p.v_max = v,
         get: |p| p.v_max,
     },
     Numeric {
         name: "velocity-curve",
-        range: params::velocity_curve_range,
-        log10: false,
         set: |p, v| p.velocity_curve = v,
         get: |p| p.velocity_curve,
     },
     Numeric {
         name: "mass",
-        range: params::mass_range,
-        log10: true,
         set: |p, v| p.mass = v,
         get: |p| p.mass,
     },
     Numeric {
         name: "k",
-        range: params::stiffness_range,
-        log10: true,
         set: |p, v| p.k = v,
         get: |p| p.k,
     },
     Numeric {
         name: "alpha",
-        range: params::alpha_range,
-        log10: false,
         set: |p, v| p.alpha = v,
         get: |p| p.alpha,
     },
     Numeric {
         name: "mu",
-        range: params::damping_range,
-        log10: true,
         set: |p, v| p.mu = v,
         get: |p| p.mu,
     },
     Numeric {
         name: "gravity",
-        range: params::gravity_range,
-        log10: false,
         set: |p, v| p.gravity = v,
         get: |p| p.gravity,
     },
     Numeric {
         name: "body-freq",
-        range: params::body_freq_range,
-        log10: false,
         set: |p, v| p.body_freq = v,
         get: |p| p.body_freq,
     },
     Numeric {
         name: "key-track",
-        range: params::unit_range,
-        log10: false,
         set: |p, v| p.key_track = v,
         get: |p| p.key_track,
     },
     Numeric {
         name: "t60",
-        range: params::t60_range,
-        log10: false,
         set: |p, v| p.t60 = v,
         get: |p| p.t60,
     },
     Numeric {
         name: "brightness",
-        range: params::unit_range,
-        log10: false,
         set: |p, v| p.brightness = v,
         get: |p| p.brightness,
     },
     Numeric {
         name: "position",
-        range: params::unit_range,
-        log10: false,
         set: |p, v| p.position = v,
         get: |p| p.position,
     },
     Numeric {
         name: "mix",
-        range: params::unit_range,
-        log10: false,
         set: |p, v| p.mix = v,
         get: |p| p.mix,
     },
     Numeric {
         name: "gain",
-        range: params::gain_range,
-        log10: false,
         set: |p, v| p.gain_db = v,
         get: |p| p.gain_db,
     },
     Numeric {
         name: "voices",
-        range: voices_range,
-        log10: false,
         set: |p, v| p.voices = v as usize,
         get: |p| p.voices as f64,
     },
 ];
 
-fn voices_range() -> FloatRange {
-    FloatRange::Linear {
-        min: 1.0,
-        max: MAX_VOICES as f32,
-    }
-}
-
-/// The range's ends in physical units, with a little slack for f32 rounding.
+/// The range's ends in physical units.
 fn bounds(n: &Numeric) -> (f64, f64) {
-    let r = (n.range)();
-    let (lo, hi) = (r.unnormalize(0.0) as f64, r.unnormalize(1.0) as f64);
-    let (lo, hi) = if n.log10 {
-        (10f64.powf(lo), 10f64.powf(hi))
-    } else {
-        (lo, hi)
-    };
-    (lo * (1.0 - 1e-6), hi * (1.0 + 1e-6))
+    ((n.get)(&LIMITS[0]), (n.get)(&LIMITS[1]))
 }
 
 pub fn options() -> Vec<&'static str> {
