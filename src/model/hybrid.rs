@@ -76,9 +76,9 @@ impl Default for Hybrid {
 impl Hybrid {
     /// The point on the curve of eq (3) at the integrator's velocity `v₁`, given its
     /// uncorrected compression `x_guess > 0` and, where the integrator has it,
-    /// `guess_pow = x_guess^α` (NaN otherwise). See [`Fix`].
+    /// `guess_pow = x_guess^α` (NaN otherwise). See [`Fix`]. `v0` is the velocity
+    /// before the step: a step that did not move it is left to the integrator.
     #[inline]
-    /// `v0` is the velocity before the step: a step that did not move it is left alone.
     pub fn correct(
         &mut self,
         an: &Analytic,
@@ -90,7 +90,6 @@ impl Hybrid {
         let mu = an.contact.mu;
         let u1 = 1.0 + mu * v1;
         let d1 = an.v_in - v1;
-        // Where x_guess^α is not at hand, P is estimated from x_guess itself.
         let g_pow = an.guess_pow(x_guess, guess_pow);
         // These depend on the guess and the last sample only, so they are under way
         // while the integrator still computes v₁.

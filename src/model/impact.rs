@@ -134,10 +134,11 @@ impl Impact {
             .all(|p| p.is_finite() && *p > 0.0)
             && c.mu.is_finite()
             && c.mu >= 0.0;
+        // One solution of eq (6) serves the exit and the guard's bound.
+        let (v_out, s_out) = super::vout::v_out_and_s_out(c.mu, v_in);
         let v_target = match (scheme.correction.clamp(), scheme.clamp_target) {
-            (false, _) => an.v_out(),
             (true, ClampTarget::Approx) => an.v_out_approx(),
-            (true, ClampTarget::Exact) => an.v_out(),
+            _ => v_out,
         };
         let sample = 1.0 / fs;
         let substeps = match (valid, scheme.stepping) {
@@ -146,7 +147,7 @@ impl Impact {
             (true, Stepping::Auto) => substeps_for(&an, sample),
         };
         let h = sample / substeps.unwrap_or(1) as f64;
-        let bound = super::tau::contact_time_bound(&an) * fs;
+        let bound = super::tau::contact_time_bound_at(&an, v_out, s_out) * fs;
         let max_samples = (GUARD_FACTOR * bound + GUARD_SLACK).ceil();
         Self {
             an,
@@ -207,11 +208,6 @@ impl Impact {
     pub fn substeps(&self) -> u32 {
         self.substeps
     }
-    /// The velocity the contact leaves with where the integrator's own cannot be
-    /// used: the clamp's target, or else the exact `v_out`.
-    pub fn v_target(&self) -> f64 {
-        self.v_target
-    }
     /// Heun's predicted velocity at the last step: the paper hands this on to the
     /// next impact of Table III. Only for reproducing that table.
     pub fn paper_handover(&self) -> f64 {
@@ -230,7 +226,7 @@ impl Impact {
     #[inline(always)]
     fn carried_pow(&self, c: &Contact, x: f64) -> f64 {
         if self.near_pow {
-            self.pow_ref.x_pow_alpha(c, &self.pow_coeffs, x)
+            self.pow_ref.x_pow_alpha(c.alpha, &self.pow_coeffs, x)
         } else {
             c.x_pow_alpha(x)
         }
@@ -319,7 +315,7 @@ impl Impact {
                 let near = self.near_pow;
                 let force = |xs: f64, vs: f64, from: &PowNear| {
                     let p = if near {
-                        from.x_pow_alpha(&c, cf, xs)
+                        from.x_pow_alpha(c.alpha, cf, xs)
                     } else {
                         c.x_pow_alpha(xs)
                     };
@@ -329,7 +325,7 @@ impl Impact {
                 let l1 = h * v;
                 let x2 = x + 0.5 * l1;
                 let x2_pow = if near {
-                    self.pow_ref.x_pow_alpha(&c, cf, x2)
+                    self.pow_ref.x_pow_alpha(c.alpha, cf, x2)
                 } else {
                     c.x_pow_alpha(x2)
                 };
@@ -340,7 +336,7 @@ impl Impact {
                 let l3 = h * (v + 0.5 * k2);
                 let x4 = x + l3;
                 let x4_pow = if near {
-                    at_x2.x_pow_alpha(&c, cf, x4)
+                    at_x2.x_pow_alpha(c.alpha, cf, x4)
                 } else {
                     c.x_pow_alpha(x4)
                 };

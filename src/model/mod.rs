@@ -12,6 +12,7 @@ pub mod newton;
 pub mod paper;
 pub mod scheme;
 pub mod sequence;
+pub mod series;
 pub mod tau;
 pub mod vout;
 

@@ -66,7 +66,7 @@ pub fn solve_am1(
         let v = va + c1 * f;
         let xa_pow = match near.as_mut() {
             Some((coeffs, at)) => {
-                let p = at.x_pow_alpha(c, coeffs, x);
+                let p = at.x_pow_alpha(c.alpha, coeffs, x);
                 **at = PowNear::new(x, p);
                 p
             }

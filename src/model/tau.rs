@@ -20,20 +20,17 @@
 use super::contact::Analytic;
 
 /// The ends of the contact in `σ = ln(1 + μv)/μ` (m/s), each the velocity itself as
-/// `μ → 0`: `(σ_in, σ_out, v_out, 1 + μ v_out)`, the last from `s_out` so that it keeps
-/// its digits where it underflows relative to 1.
-pub fn sigma_ends(an: &Analytic) -> (f64, f64, f64, f64) {
+/// `μ → 0`: `(σ_in, σ_out)`, from `(v_out, s_out)` of [`super::vout::v_out_and_s_out`].
+fn sigma_ends(an: &Analytic, v_out: f64, s_out: f64) -> (f64, f64) {
     let (mu, v_in) = (an.contact.mu, an.v_in);
-    let (v_out, s_out) = super::vout::v_out_and_s_out(mu, v_in);
-    let a = mu * v_in;
-    let sigma_in = v_in * ln1p_ratio(a);
+    let sigma_in = v_in * ln1p_ratio(mu * v_in);
     let b = mu * v_out;
     let sigma_out = if b > -0.5 {
         v_out * ln1p_ratio(b)
     } else {
         s_out / mu
     };
-    (sigma_in, sigma_out, v_out, s_out.exp())
+    (sigma_in, sigma_out)
 }
 
 /// `ln(1 + b)/b`, 1 at `b = 0`.
@@ -80,7 +77,10 @@ fn prefactor(an: &Analytic) -> f64 {
 pub fn contact_time(an: &Analytic) -> f64 {
     let c = an.contact;
     let (mu, v_in) = (c.mu, an.v_in);
-    let (sigma_in, sigma_out, v_out, w_out) = sigma_ends(an);
+    let (v_out, s_out) = super::vout::v_out_and_s_out(mu, v_in);
+    // `1 + μ v_out` from `s_out`: it keeps its digits where it underflows relative to 1.
+    let w_out = s_out.exp();
+    let (sigma_in, sigma_out) = sigma_ends(an, v_out, s_out);
     let e = c.alpha / (c.alpha + 1.0);
     let half = 0.5 * (sigma_in - sigma_out);
     let integral = tanh_sinh(half, |from_top, from_bottom| {
@@ -103,8 +103,15 @@ pub fn contact_time(an: &Analytic) -> f64 {
 /// of `τ` for a linear undamped spring, a small factor elsewhere. Costs one
 /// solution of eq (6) and a few logarithms.
 pub fn contact_time_bound(an: &Analytic) -> f64 {
+    let (v_out, s_out) = super::vout::v_out_and_s_out(an.contact.mu, an.v_in);
+    contact_time_bound_at(an, v_out, s_out)
+}
+
+/// [`contact_time_bound`] where eq (6) is already solved: `(v_out, s_out)` of
+/// [`super::vout::v_out_and_s_out`].
+pub fn contact_time_bound_at(an: &Analytic, v_out: f64, s_out: f64) -> f64 {
     let c = an.contact;
-    let (sigma_in, sigma_out, _, _) = sigma_ends(an);
+    let (sigma_in, sigma_out) = sigma_ends(an, v_out, s_out);
     let e = c.alpha / (c.alpha + 1.0);
     let p0 = an.bracket(0.0);
     prefactor(an) * (c.alpha + 1.0) * (sigma_in - sigma_out) * p0.powf(-e)
