@@ -1,0 +1,160 @@
+//! Every parameter of the instrument as a plain value, its default and its limits: the
+//! one framework-free spec the plugin's ranges, the engine's clamping and the CLI's
+//! checks are built from.
+
+use super::MAX_VOICES;
+use crate::model::body::BodyType;
+use crate::model::{ClampTarget, Correction, Method};
+
+/// Every parameter of the instrument as a plain value (the plugin converts its
+/// parameters to this once per block; the CLI builds it from options).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EngineParams {
+    /// Impact speed at velocity 0 and 1, m/s.
+    pub v_min: f64,
+    pub v_max: f64,
+    /// Exponent of the velocity curve (1 = linear).
+    pub velocity_curve: f64,
+    /// Striking mass, kg.
+    pub mass: f64,
+    /// Stiffness, N/m^α.
+    pub k: f64,
+    pub alpha: f64,
+    /// Damping ratio μ = λ/k, s/m.
+    pub mu: f64,
+    pub method: Method,
+    pub correction: Correction,
+    pub clamp_target: ClampTarget,
+    pub bouncing: bool,
+    /// m/s².
+    pub gravity: f64,
+    pub body: BodyType,
+    /// Body fundamental at middle C (key 60), Hz.
+    pub body_freq: f64,
+    /// 0 = every key the same pitch, 1 = the note sets the fundamental.
+    pub key_track: f64,
+    /// T60 of the fundamental, s.
+    pub t60: f64,
+    pub brightness: f64,
+    pub position: f64,
+    /// 0 = dry force pulse, 1 = body only.
+    pub mix: f64,
+    pub gain_db: f64,
+    pub voices: usize,
+}
+
+impl Default for EngineParams {
+    fn default() -> Self {
+        Self {
+            v_min: 0.1,
+            v_max: 2.0,
+            velocity_curve: 1.0,
+            mass: 0.01,
+            k: 1e7,
+            alpha: 1.5,
+            mu: 0.5,
+            method: Method::Verlet,
+            correction: Correction::Both,
+            clamp_target: ClampTarget::Exact,
+            bouncing: false,
+            gravity: 9.81,
+            body: BodyType::Bar,
+            body_freq: 440.0,
+            key_track: 1.0,
+            t60: 1.0,
+            brightness: 0.5,
+            position: 0.3,
+            mix: 0.7,
+            gain_db: 0.0,
+            voices: 16,
+        }
+    }
+}
+
+/// Lowest and highest value of every number in [`EngineParams`] (the enums take any
+/// variant): the one spec the plugin's ranges are built from and the engine clamps to.
+pub const LIMITS: [EngineParams; 2] = [
+    EngineParams {
+        v_min: 1e-3,
+        v_max: 1e-3,
+        velocity_curve: 0.25,
+        mass: 1e-4,
+        k: 1e2,
+        alpha: 1.0,
+        mu: 1e-4,
+        method: Method::Verlet,
+        correction: Correction::Both,
+        clamp_target: ClampTarget::Exact,
+        bouncing: false,
+        gravity: 0.1,
+        body: BodyType::Bar,
+        body_freq: 20.0,
+        key_track: 0.0,
+        t60: 0.01,
+        brightness: 0.0,
+        position: 0.0,
+        mix: 0.0,
+        gain_db: -48.0,
+        voices: 1,
+    },
+    EngineParams {
+        v_min: 50.0,
+        v_max: 50.0,
+        velocity_curve: 4.0,
+        mass: 1.0,
+        k: 1e12,
+        alpha: 3.0,
+        mu: 10.0,
+        method: Method::Verlet,
+        correction: Correction::Both,
+        clamp_target: ClampTarget::Exact,
+        bouncing: false,
+        gravity: 100.0,
+        body: BodyType::Bar,
+        body_freq: 5000.0,
+        key_track: 1.0,
+        t60: 10.0,
+        brightness: 1.0,
+        position: 1.0,
+        mix: 1.0,
+        gain_db: 12.0,
+        voices: MAX_VOICES,
+    },
+];
+
+/// `v` inside `[lo, hi]`; NaN becomes `default`. `max`/`min` never panic (unlike
+/// `clamp`), whatever the bounds.
+pub fn within(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
+    if v.is_nan() {
+        default
+    } else {
+        v.max(lo).min(hi)
+    }
+}
+
+impl EngineParams {
+    /// These parameters with every number inside [`LIMITS`] and NaN at its default.
+    pub fn within_limits(&self) -> Self {
+        let (lo, hi, d) = (&LIMITS[0], &LIMITS[1], Self::default());
+        let f = |v: fn(&Self) -> f64| within(v(self), v(lo), v(hi), v(&d));
+        Self {
+            v_min: f(|p| p.v_min),
+            v_max: f(|p| p.v_max),
+            velocity_curve: f(|p| p.velocity_curve),
+            mass: f(|p| p.mass),
+            k: f(|p| p.k),
+            alpha: f(|p| p.alpha),
+            mu: f(|p| p.mu),
+            gravity: f(|p| p.gravity),
+            body_freq: f(|p| p.body_freq),
+            key_track: f(|p| p.key_track),
+            t60: f(|p| p.t60),
+            brightness: f(|p| p.brightness),
+            position: f(|p| p.position),
+            mix: f(|p| p.mix),
+            gain_db: f(|p| p.gain_db),
+            voices: self.voices.clamp(lo.voices, hi.voices),
+            ..*self
+        }
+    }
+}

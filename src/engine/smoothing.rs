@@ -1,0 +1,27 @@
+//! One-pole smoothing of the body and output parameters.
+
+/// One-pole smoothing toward a target.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Smoothed {
+    pub(super) value: f64,
+    pub(super) coef: f64,
+}
+
+impl Smoothed {
+    pub(super) fn new(value: f64, time: f64, rate: f64) -> Self {
+        Self {
+            value,
+            coef: 1.0 - (-1.0 / (time * rate)).exp(),
+        }
+    }
+    /// One step toward `target`. A state that ever went non-finite jumps to the target,
+    /// so one bad value cannot silence the output for good.
+    #[inline]
+    pub(super) fn next(&mut self, target: f64) -> f64 {
+        self.value += (target - self.value) * self.coef;
+        if !self.value.is_finite() {
+            self.value = target;
+        }
+        self.value
+    }
+}
