@@ -1,0 +1,229 @@
+//! The mode sets of the body types: frequency ratios, decay laws and the excitation of
+//! each mode at the strike position (the physics of each body is described in
+//! [`super`]).
+
+use super::MODES;
+use std::f64::consts::PI;
+
+/// What the force strikes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BodyType {
+    /// No body: the dry force pulse only.
+    None,
+    Bar,
+    Plate,
+    Membrane,
+    Bell,
+    WoodBlock,
+}
+
+impl BodyType {
+    pub const ALL: [BodyType; 6] = [
+        BodyType::None,
+        BodyType::Bar,
+        BodyType::Plate,
+        BodyType::Membrane,
+        BodyType::Bell,
+        BodyType::WoodBlock,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyType::None => "none",
+            BodyType::Bar => "bar",
+            BodyType::Plate => "plate",
+            BodyType::Membrane => "membrane",
+            BodyType::Bell => "bell",
+            BodyType::WoodBlock => "wood",
+        }
+    }
+
+    /// How T60 falls with frequency: `T60_k = T60 (f_1/f_k)^e`. Metal radiates and
+    /// loses little internally (small `e`); wood's loss factor is roughly constant, so
+    /// its decay time goes as `1/f`.
+    pub(super) fn decay_exponent(self) -> f64 {
+        match self {
+            BodyType::None => 0.0,
+            BodyType::Bar => 0.5,
+            BodyType::Plate => 0.5,
+            BodyType::Membrane => 0.8,
+            BodyType::Bell => 0.35,
+            BodyType::WoodBlock => 1.0,
+        }
+    }
+
+    /// Scale of the user's T60 for this material (wood rings ten times shorter than
+    /// metal at the same setting; a membrane loses energy to the air).
+    pub(super) fn decay_scale(self) -> f64 {
+        match self {
+            BodyType::WoodBlock => 0.1,
+            BodyType::Membrane => 0.4,
+            _ => 1.0,
+        }
+    }
+}
+
+impl std::str::FromStr for BodyType {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        BodyType::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown body '{s}'"))
+    }
+}
+
+/// `β_n L` of the first four free–free beam modes; later ones are `(n + ½)π`.
+pub(super) const BAR_BETA: [f64; 4] = [4.730_041, 7.853_205, 10.995_608, 14.137_165];
+
+/// The 16 lowest zeros `j_mn` of the Bessel functions, with their order `m`.
+pub(super) const MEMBRANE_ZEROS: [(u32, f64); MODES] = [
+    (0, 2.404_826),
+    (1, 3.831_706),
+    (2, 5.135_622),
+    (0, 5.520_078),
+    (3, 6.380_162),
+    (1, 7.015_587),
+    (4, 7.588_342),
+    (2, 8.417_244),
+    (0, 8.653_728),
+    (5, 8.771_484),
+    (3, 9.761_023),
+    (6, 9.936_110),
+    (1, 10.173_468),
+    (4, 11.064_709),
+    (7, 11.086_370),
+    (2, 11.619_841),
+];
+
+/// Partials of a minor-third church bell relative to the prime.
+pub(super) const BELL_RATIOS: [f64; MODES] = [
+    0.5, 1.0, 1.2, 1.5, 2.0, 2.5, 2.61, 3.0, 3.3, 4.0, 4.2, 5.0, 5.33, 6.0, 6.7, 8.0,
+];
+
+/// A thick wooden bar: bar ratios compressed by shear and rotary inertia.
+pub(super) const WOOD_RATIOS: [f64; MODES] = [
+    1.0, 2.41, 3.95, 5.6, 7.3, 9.1, 10.9, 12.8, 14.7, 16.6, 18.5, 20.4, 22.3, 24.2, 26.1, 28.0,
+];
+
+/// Plate aspect ratio `b/a`; non-square so that `(m, n)` and `(n, m)` differ.
+pub(super) const PLATE_ASPECT: f64 = 1.25;
+
+/// `J_m(x)` by its power series; used at control rate only (a few dozen flops), for
+/// `x ≤ 12` where 40 terms reach double precision.
+pub(super) fn bessel_j(m: u32, x: f64) -> f64 {
+    let half = 0.5 * x;
+    let mut term = 1.0;
+    for k in 1..=m {
+        term *= half / k as f64;
+    }
+    let mut sum = term;
+    let q = -half * half;
+    for k in 1..40u32 {
+        term *= q / (k as f64 * (k + m) as f64);
+        sum += term;
+        if term.abs() < 1e-17 * sum.abs() {
+            break;
+        }
+    }
+    sum
+}
+
+/// The settings a body is tuned by (all plain numbers, any may change while it rings).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BodySettings {
+    pub kind: BodyType,
+    /// Fundamental in Hz (after key tracking).
+    pub f1: f64,
+    /// Decay time to −60 dB of the fundamental, s.
+    pub t60: f64,
+    /// 0 = dark (upper modes −12 dB/octave), 0.5 = flat, 1 = bright (+6 dB/octave).
+    pub brightness: f64,
+    /// 0 = centre of the body, 1 = its edge (bar: its end; bell: the lip).
+    pub position: f64,
+}
+
+impl Default for BodySettings {
+    fn default() -> Self {
+        Self {
+            kind: BodyType::Bar,
+            f1: 440.0,
+            t60: 1.0,
+            brightness: 0.5,
+            position: 0.3,
+        }
+    }
+}
+
+/// The plate's 16 lowest `(m, n)` pairs, found once by insertion into a fixed array.
+pub(super) fn plate_modes() -> [(u32, u32, f64); MODES] {
+    let mut best = [(0u32, 0u32, f64::INFINITY); MODES];
+    for m in 1..=8u32 {
+        for n in 1..=8u32 {
+            let l = (m * m) as f64 + (n as f64 / PLATE_ASPECT).powi(2);
+            if l < best[MODES - 1].2 {
+                let mut i = MODES - 1;
+                best[i] = (m, n, l);
+                while i > 0 && best[i].2 < best[i - 1].2 {
+                    best.swap(i, i - 1);
+                    i -= 1;
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Frequency ratio (to the fundamental) and excitation of mode `k` for a body struck
+/// at `position`.
+pub(super) fn mode_shape(
+    kind: BodyType,
+    k: usize,
+    position: f64,
+    plate: &[(u32, u32, f64); MODES],
+) -> (f64, f64) {
+    let p = position.clamp(0.0, 1.0);
+    match kind {
+        BodyType::None => (1.0, 0.0),
+        BodyType::Bar => {
+            let b = if k < 4 {
+                BAR_BETA[k]
+            } else {
+                (k as f64 + 1.5) * PI
+            };
+            let ratio = (b / BAR_BETA[0]).powi(2);
+            // Mode shape about the centre (ξ = ½ + ½ p): even modes are symmetric,
+            // odd ones antisymmetric; the free ends move in every mode.
+            let s = b * 0.5 * p;
+            let shape = if k.is_multiple_of(2) {
+                s.cos()
+            } else {
+                s.sin()
+            };
+            (ratio, 0.15 + shape.abs())
+        }
+        BodyType::Plate => {
+            let (m, n, l) = plate[k];
+            let ratio = l / plate[0].2;
+            let x = 0.5 - 0.42 * p;
+            let y = 0.5 - 0.3 * p;
+            let shape = (m as f64 * PI * x).sin() * (n as f64 * PI * y).sin();
+            (ratio, 0.05 + shape.abs())
+        }
+        BodyType::Membrane => {
+            let (m, j) = MEMBRANE_ZEROS[k];
+            let r = 0.95 * p;
+            (j / MEMBRANE_ZEROS[0].1, 0.03 + bessel_j(m, j * r).abs())
+        }
+        BodyType::Bell => {
+            // Struck near the lip the nominal group speaks; near the shoulder the hum
+            // and prime do.
+            let shape = 1.0 / (1.0 + (k as f64 - 1.0 - 6.0 * p).abs() * 0.35);
+            (BELL_RATIOS[k], shape)
+        }
+        BodyType::WoodBlock => {
+            let s = (k as f64 + 1.0) * PI * (0.5 + 0.5 * p);
+            (WOOD_RATIOS[k], 0.2 + s.sin().abs())
+        }
+    }
+}
