@@ -2,10 +2,18 @@
 //! the corrections of Section IV-A, dispatched by a `match` on small `Copy` enums.
 //!
 //! An impact starts aligned on a sample (`x₀ = 0`, `v₀ = v_in`, `f₀ = 0`, as the
-//! paper's tables assume) and ends at the first sample with `x ≤ 0`.
+//! paper's tables assume) or a fraction into one ([`Impact::start_at`]: a bounce's
+//! exact return time), and ends at the first sample with `x ≤ 0`, reporting where
+//! inside that sample it left ([`Impact::exit_fraction`]).
+//!
+//! Under gravity during contact ([`Impact::with_gravity`], seed 001) the load `m g`
+//! acts on the mass throughout; the hybrid correction stands aside (eq (3)'s `x(v)`
+//! assumes no load), the clamp sets the load-aware exit, and a mass that cannot leave
+//! settles to rest (see `load`).
 
 use super::contact::{Analytic, Contact, PowNear, binomial_coefficients, has_exact_pow};
 use super::hybrid::{Fix, Hybrid};
+use super::load::{LoadExit, Loaded};
 use super::newton::{self, NewtonStats};
 use super::scheme::{ClampTarget, Method, Scheme, Stepping};
 
@@ -119,6 +127,16 @@ pub struct Impact {
     in_contact: bool,
     runaway: bool,
     pub newton: NewtonStats,
+    /// The hybrid correction applies (asked for, and no load).
+    hybrid_on: bool,
+    /// Fraction of the first sample that had passed at onset, in `[0, 1)`.
+    start: f64,
+    /// Where in the last sample the contact ended, in `(0, 1]`.
+    exit_frac: f64,
+    /// Where in the current step `x` crossed 0 (set by `substep` when it ends).
+    theta: f64,
+    /// Gravity during contact (inert when `g = 0`).
+    load: Loaded,
 }
 
 impl Impact {
@@ -173,7 +191,85 @@ impl Impact {
             in_contact: true,
             runaway: false,
             newton: NewtonStats::default(),
+            hybrid_on: scheme.correction.hybrid(),
+            start: 0.0,
+            exit_frac: 1.0,
+            theta: 1.0,
+            load: Loaded::default(),
         }
+    }
+
+    /// The same contact leaving at `−e v_in`: the clamp's target for a damping set from
+    /// a restitution `e` (whose `μ` was solved so that eq (6) gives exactly this).
+    pub fn with_restitution_target(mut self, e: f64) -> Self {
+        if self.scheme.correction.clamp()
+            && self.scheme.clamp_target == ClampTarget::Exact
+            && e.is_finite()
+        {
+            self.v_target = -e.clamp(0.0, 1.0) * self.an.v_in;
+        }
+        self
+    }
+
+    /// The same contact under gravity `g` (m/s²) during contact (seed 001), with its
+    /// exact load-aware outcome `exit` solved at onset (`load::exit`) and the clamp's
+    /// restitution `e_target` (the exact `exit.e`, or Proposition 1's). `g ≤ 0` or
+    /// non-finite leaves the contact as it is.
+    pub fn with_gravity(mut self, g: f64, exit: LoadExit, e_target: f64) -> Self {
+        if !(g.is_finite() && g > 0.0) {
+            return self;
+        }
+        let c = self.an.contact;
+        self.load = Loaded::new(&c, self.an.v_in, g, exit);
+        self.hybrid_on = false;
+        self.f = self.load.force;
+        if self.scheme.correction.clamp() && e_target.is_finite() {
+            self.v_target = -e_target.clamp(0.0, 1.0) * self.an.v_in;
+        } else if !exit.sticks {
+            self.v_target = -exit.e * self.an.v_in;
+        }
+        // The guard follows the load-aware contact time; a sticking contact's is
+        // extended when the mass is trapped (see `trap`).
+        let fs = 1.0 / (self.h * self.substeps as f64);
+        let bound = if exit.resolved { exit.tau } else { 2.0 * exit.tau.max(0.0) };
+        let max = (GUARD_FACTOR * bound * fs + GUARD_SLACK).ceil() as u64;
+        self.max_samples = self.max_samples.max(max);
+        self
+    }
+
+    /// Starts the contact `frac` (in `[0, 1)`) into its first sample: the first call to
+    /// [`step`](Self::step) integrates only the rest of that sample.
+    pub fn start_at(mut self, frac: f64) -> Self {
+        self.start = if frac > 0.0 && frac < 1.0 { frac } else { 0.0 };
+        self
+    }
+
+    /// Where in the last sample the contact ended, as a fraction of the sample from its
+    /// start (in `(0, 1]`; 1 while in contact).
+    pub fn exit_fraction(&self) -> f64 {
+        self.exit_frac
+    }
+
+    /// Gravity during contact, m/s² (0 for the paper's contact).
+    pub fn gravity(&self) -> f64 {
+        self.load.g
+    }
+    /// The exact load-aware outcome solved at onset, under gravity during contact.
+    pub fn load_exit(&self) -> Option<LoadExit> {
+        self.load.exit
+    }
+    /// True when the contact ended with the mass at rest at `x̄ = (m g/k)^{1/α}`.
+    pub fn rested(&self) -> bool {
+        self.load.rested
+    }
+    /// True once the load-aware energy went negative (the mass can no longer leave).
+    pub fn trapped(&self) -> bool {
+        self.load.trapped
+    }
+    /// Largest residual drift of the load-aware energy balance `H + D` over the
+    /// contact, relative to the energy the exact contact dissipates (0 without load).
+    pub fn load_drift(&self) -> f64 {
+        self.load.max_dev
     }
 
     pub fn analytic(&self) -> &Analytic {
@@ -251,20 +347,75 @@ impl Impact {
             return false;
         }
         self.n += 1;
+        let base = if self.n == 1 { self.start } else { 0.0 };
         if self.closed_form {
+            self.exit_frac = 1.0;
             self.end(self.v_target, false);
             return false;
         }
-        for _ in 0..self.substeps {
+        let (h, h_m) = (self.h, self.h_m);
+        if base > 0.0 {
+            // The onset fell inside this sample: only its rest is in contact.
+            self.h *= 1.0 - base;
+            self.h_m *= 1.0 - base;
+        }
+        let mut still = true;
+        for i in 0..self.substeps {
             if !self.substep() {
-                return false;
+                let done = (i as f64 + self.theta) / self.substeps as f64;
+                self.exit_frac = (base + (1.0 - base) * done).clamp(f64::MIN_POSITIVE, 1.0);
+                still = false;
+                break;
             }
         }
+        self.h = h;
+        self.h_m = h_m;
+        if !still {
+            return false;
+        }
+        if self.load.trapped && self.load.settled(&self.an.contact, self.x, self.v) {
+            self.rest();
+            return false;
+        }
         if self.n >= self.max_samples {
-            self.end(self.v_target, true);
+            self.exit_frac = 1.0;
+            if self.load.trapped || self.load.exit.is_some_and(|e| e.sticks) {
+                self.rest();
+            } else {
+                self.end(self.v_target, true);
+            }
             return false;
         }
         true
+    }
+
+    /// Ends a trapped contact with the mass at rest at `x̄`.
+    #[cold]
+    fn rest(&mut self) {
+        self.load.rested = true;
+        self.x = self.load.x_rest;
+        self.v = 0.0;
+        self.f = 0.0;
+        self.in_contact = false;
+    }
+
+    /// The mass got trapped (its load-aware energy is negative): the settling drag is
+    /// on, and the guard allows for the settling.
+    #[cold]
+    fn trap(&mut self) {
+        let fs = 1.0 / (self.h * self.substeps as f64);
+        let settle = self.load.settle_bound(&self.an.contact) * fs;
+        let until = self.n as f64 + settle + GUARD_SLACK;
+        if until.is_finite() {
+            self.max_samples = self.max_samples.max(until.ceil() as u64);
+        }
+    }
+
+    /// The external force on the mass at velocity `v`: the load less the settling drag
+    /// (both 0 for the paper's contact).
+    #[inline(always)]
+    fn ext(&self, v: f64) -> f64 {
+        self.load.force - self.load.drag * v
     }
 
     /// Ends the contact at `x = 0` with velocity `v`.
@@ -282,6 +433,7 @@ impl Impact {
     fn substep(&mut self) -> bool {
         let c = self.an.contact;
         let (x, v, f, h, hm) = (self.x, self.v, self.f, self.h, self.h_m);
+        self.theta = 1.0;
         if self.near_pow && self.steps.is_multiple_of(POW_ANCHOR_EVERY) {
             // No known point: this sample's powers are evaluated directly.
             self.pow_ref = PowNear::NONE;
@@ -293,7 +445,7 @@ impl Impact {
                 let x1 = x + h * v + 0.5 * h * hm * f;
                 let v_half = v + 0.5 * hm * f;
                 let x1_pow = self.carried_pow(&c, x1);
-                let f1 = c.force_with_pow(x1_pow, v_half);
+                let f1 = c.force_with_pow(x1_pow, v_half) + self.ext(v_half);
                 (x1, v_half + 0.5 * hm * f1, f1, x1_pow)
             }
             Method::Heun => {
@@ -301,7 +453,7 @@ impl Impact {
                 let v_pred = v + hm * f;
                 let x1 = x + 0.5 * h * (v + v_pred);
                 let x1_pow = self.carried_pow(&c, x1);
-                let f1 = c.force_with_pow(x1_pow, v_pred);
+                let f1 = c.force_with_pow(x1_pow, v_pred) + self.ext(v_pred);
                 self.v_pred = v_pred;
                 (x1, v + 0.5 * hm * (f + f1), f1, x1_pow)
             }
@@ -313,13 +465,14 @@ impl Impact {
                 // power every stage is direct.
                 let cf = &self.pow_coeffs;
                 let near = self.near_pow;
+                let (load, drag) = (self.load.force, self.load.drag);
                 let force = |xs: f64, vs: f64, from: &PowNear| {
                     let p = if near {
                         from.x_pow_alpha(c.alpha, cf, xs)
                     } else {
                         c.x_pow_alpha(xs)
                     };
-                    c.force_with_pow(p, vs)
+                    c.force_with_pow(p, vs) + (load - drag * vs)
                 };
                 let k1 = hm * force(x, v, &self.pow_ref);
                 let l1 = h * v;
@@ -330,7 +483,8 @@ impl Impact {
                     c.x_pow_alpha(x2)
                 };
                 let at_x2 = PowNear::new(x2, x2_pow);
-                let k2 = hm * -c.k * x2_pow * (1.0 + c.mu * (v + 0.5 * k1));
+                let v2 = v + 0.5 * k1;
+                let k2 = hm * (c.force_with_pow(x2_pow, v2) + (load - drag * v2));
                 let l2 = h * (v + 0.5 * k1);
                 let k3 = hm * force(x + 0.5 * l2, v + 0.5 * k2, &at_x2);
                 let l3 = h * (v + 0.5 * k2);
@@ -341,7 +495,8 @@ impl Impact {
                     c.x_pow_alpha(x4)
                 };
                 self.pow_ref = PowNear::new(x4, x4_pow);
-                let k4 = hm * -c.k * x4_pow * (1.0 + c.mu * (v + k3));
+                let v4 = v + k3;
+                let k4 = hm * (c.force_with_pow(x4_pow, v4) + (load - drag * v4));
                 let l4 = h * (v + k3);
                 const SIXTH: f64 = 1.0 / 6.0;
                 let x1 = x + (l1 + 2.0 * l2 + 2.0 * l3 + l4) * SIXTH;
@@ -359,7 +514,8 @@ impl Impact {
                 let near = self
                     .near_pow
                     .then_some((&self.pow_coeffs, &mut self.pow_ref));
-                let f1 = newton::solve_am1(&c, xa, va, c1, c2, f, near, &mut self.newton);
+                let ext = (self.load.force, self.load.drag);
+                let f1 = newton::solve_am1(&c, xa, va, c1, c2, f, near, ext, &mut self.newton);
                 let x1 = xa + c2 * f1;
                 // x₁ is a Newton step from the last point evaluated.
                 (x1, va + c1 * f1, f1, self.hybrid_guess_pow(&c, x1))
@@ -371,7 +527,7 @@ impl Impact {
         self.x = x1;
         self.v = v1;
         self.f = f1;
-        if x1 > 0.0 && self.scheme.correction.hybrid() {
+        if x1 > 0.0 && self.hybrid_on {
             // Section IV-A1: keep v from the integrator, put x back on the curve (3),
             // and make the force handed to the next step that of the corrected state
             // (x^α from the same series as x, no second powf). A force left over from the
@@ -382,7 +538,12 @@ impl Impact {
                     self.f = c.force_with_pow(xc_pow, v1);
                     pow_now = xc_pow;
                 }
-                Fix::PastOut => self.x = 0.0,
+                Fix::PastOut => {
+                    // v passed v_out inside this step: it left where v crossed it.
+                    let v_out = self.an.v_out();
+                    self.theta = ((v - v_out) / (v - v1)).clamp(0.0, 1.0);
+                    self.x = 0.0;
+                }
                 Fix::Unresolved => {}
             }
         }
@@ -390,10 +551,30 @@ impl Impact {
             self.pow_ref = PowNear::new(self.x, pow_now);
         }
         if !(self.v.abs() <= self.v_runaway && self.x.is_finite()) {
+            self.theta = 1.0;
             self.end(self.v_target, true);
             return false;
         }
+        if self.load.g > 0.0 {
+            let xp = if self.x > 0.0 { self.carried_pow(&c, self.x) } else { 0.0 };
+            if self.load.observe(&c, h, self.x, xp, self.v) {
+                self.trap();
+            }
+            let sticks = self.load.trapped || self.load.exit.is_some_and(|e| e.sticks);
+            if self.x <= 0.0 && sticks && (self.scheme.correction.clamp() || self.load.trapped) {
+                // A mass that cannot leave stays at the wall and settles (seed 001,
+                // eqs 21–22): the step that would have taken it out ends at x = 0.
+                self.x = 0.0;
+                self.v = self.v.max(0.0);
+                self.f = self.load.force;
+                return true;
+            }
+        }
         if self.x <= 0.0 {
+            if self.theta >= 1.0 && x > 0.0 && self.x < 0.0 {
+                // x is nearly linear in t at the wall (the force vanishes there).
+                self.theta = (x / (x - x1)).clamp(0.0, 1.0);
+            }
             if self.scheme.correction.clamp() {
                 // Section IV-A2: set v_out at detachment and close the loop at x = 0.
                 self.end(self.v_target, false);

@@ -7,6 +7,7 @@ pub mod bounce;
 pub mod contact;
 pub mod hybrid;
 pub mod impact;
+pub mod load;
 pub mod metrics;
 pub mod newton;
 pub mod paper;

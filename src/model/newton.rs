@@ -41,6 +41,10 @@ impl NewtonStats {
 /// where `x^α` is known), each evaluation takes `x^α` from the last point by series
 /// and becomes the next point: the iterates are close, so the `exp(α ln x)` of each
 /// becomes a few multiplications.
+///
+/// `ext = (load, drag)` adds the external force `load − drag v` (gravity during
+/// contact, and the settling drag of a trapped mass, see `load`); `(0, 0)` is the
+/// paper's contact.
 #[allow(clippy::too_many_arguments)]
 #[inline]
 pub fn solve_am1(
@@ -51,19 +55,23 @@ pub fn solve_am1(
     c2: f64,
     f_start: f64,
     mut near: Option<(&[f64; 9], &mut PowNear)>,
+    ext: (f64, f64),
     stats: &mut NewtonStats,
 ) -> f64 {
+    let (load, drag) = ext;
     if xa <= 0.0 {
         stats.record(0);
-        return 0.0;
+        // Out of contact only the external force acts: f = load − drag (va + c1 f).
+        return (load - drag * va) / (1.0 + drag * c1);
     }
     // `(G, G', k x^α)`: the last is the scale of the force's rounding (see `done`).
     let mut g_and_slope = |f: f64| -> (f64, f64, f64) {
         let x = xa + c2 * f;
-        if x <= 0.0 {
-            return (f, 1.0, 0.0);
-        }
         let v = va + c1 * f;
+        let outer = drag * v - load;
+        if x <= 0.0 {
+            return (f + outer, 1.0 + drag * c1, 0.0);
+        }
         let xa_pow = match near.as_mut() {
             Some((coeffs, at)) => {
                 let p = at.x_pow_alpha(c.alpha, coeffs, x);
@@ -74,14 +82,16 @@ pub fn solve_am1(
         };
         let damp = 1.0 + c.mu * v;
         let spring = c.k * xa_pow;
-        let g = f + spring * damp;
-        let slope = 1.0 + c.k * (c.alpha * xa_pow / x * c2 * damp + xa_pow * c.mu * c1);
+        let g = f + spring * damp + outer;
+        let slope =
+            1.0 + drag * c1 + c.k * (c.alpha * xa_pow / x * c2 * damp + xa_pow * c.mu * c1);
         (g, slope, spring)
     };
     let (mut lo, mut hi) = (-xa / c2, 0.0);
     let (g_hi, _, _) = g_and_slope(hi);
     if g_hi <= 0.0 {
-        // Past v_lim (1 + μv < 0) the force pushes inward: widen the bracket upward.
+        // Past v_lim (1 + μv < 0), or where a load outweighs the spring, the force
+        // pushes inward: widen the bracket upward.
         let mut step = xa.max(1.0) / c2;
         hi = step;
         let mut tries = 0;
