@@ -10,6 +10,7 @@ pub mod impact;
 pub mod metrics;
 pub mod newton;
 pub mod paper;
+pub mod prop1;
 pub mod restitution;
 pub mod scheme;
 pub mod sequence;
