@@ -11,6 +11,7 @@ pub mod load;
 pub mod metrics;
 pub mod newton;
 pub mod paper;
+pub mod prop1;
 pub mod restitution;
 pub mod scheme;
 pub mod sequence;
