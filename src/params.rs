@@ -68,6 +68,10 @@ pub fn speed_range() -> FloatRange {
 pub fn velocity_curve_range() -> FloatRange {
     skewed_range(|p| p.velocity_curve, -1.5)
 }
+/// Coefficient of restitution `e` in restitution mode.
+pub fn restitution_range() -> FloatRange {
+    linear_range(|p| p.restitution)
+}
 /// Gravity in bouncing mode, m/s².
 pub fn gravity_range() -> FloatRange {
     skewed_range(|p| p.gravity, -2.0)
@@ -177,6 +181,20 @@ pub enum ClampChoice {
     Exact,
 }
 
+/// Where the contact's damping comes from.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DampingChoice {
+    /// `μ` in s/m, as set: its effect depends on the strike speed.
+    #[id = "mu"]
+    #[name = "Damping μ"]
+    Mu,
+    /// A coefficient of restitution `e`: every strike gets the μ that leaves at
+    /// `−e·v_in` (seed 000, eq 19).
+    #[id = "restitution"]
+    #[name = "Restitution e"]
+    Restitution,
+}
+
 #[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BodyChoice {
     #[id = "none"]
@@ -270,6 +288,12 @@ pub struct ReboundParams {
     /// Hunt–Crossley damping `μ = λ/k`.
     #[id = "mu"]
     pub damping: FloatParam,
+    /// Damping from `μ` or from a restitution `e`.
+    #[id = "dmode"]
+    pub damping_mode: EnumParam<DampingChoice>,
+    /// Coefficient of restitution `e = −v_out/v_in` in restitution mode.
+    #[id = "rest"]
+    pub restitution: FloatParam,
 
     // ---- Integrator and correction (latched at onset) ----
     #[id = "method"]
@@ -284,6 +308,10 @@ pub struct ReboundParams {
     /// One note becomes a bouncing-ball sequence under gravity (free flight only).
     #[id = "bounce"]
     pub bouncing: BoolParam,
+    /// Gravity acts during contact too (seed 001): slow bounces lose more, and the
+    /// train comes to rest on the surface.
+    #[id = "gcont"]
+    pub gravity_in_contact: BoolParam,
     #[id = "grav"]
     pub gravity: FloatParam,
 
@@ -335,10 +363,14 @@ impl Default for ReboundParams {
             alpha: FloatParam::new("Exponent α", d.alpha as f32, alpha_range())
                 .with_value_to_string(formatters::v2s_f32_rounded(2)),
             damping: log_param("Damping μ", d.mu, damping_range(), " s/m"),
+            damping_mode: EnumParam::new("Damping from", DampingChoice::Mu),
+            restitution: FloatParam::new("Restitution e", d.restitution as f32, restitution_range())
+                .with_value_to_string(formatters::v2s_f32_rounded(3)),
             integrator: EnumParam::new("Integrator", IntegratorChoice::Verlet),
             correction: EnumParam::new("Correction", CorrectionChoice::Both),
             clamp_target: EnumParam::new("Clamp target", ClampChoice::Exact),
             bouncing: BoolParam::new("Bouncing", d.bouncing),
+            gravity_in_contact: BoolParam::new("Gravity in contact", d.gravity_in_contact),
             gravity: FloatParam::new("Gravity", d.gravity as f32, gravity_range())
                 .with_unit(" m/s²")
                 .with_value_to_string(formatters::v2s_f32_rounded(2)),
@@ -440,10 +472,13 @@ impl ReboundParams {
             k: pow10(&self.stiffness),
             alpha: self.alpha.value() as f64,
             mu: pow10(&self.damping),
+            from_restitution: self.damping_mode.value() == DampingChoice::Restitution,
+            restitution: self.restitution.value() as f64,
             method: self.integrator.value().into(),
             correction: self.correction.value().into(),
             clamp_target: self.clamp_target.value().into(),
             bouncing: self.bouncing.value(),
+            gravity_in_contact: self.gravity_in_contact.value(),
             gravity: self.gravity.value() as f64,
             body: self.body.value().into(),
             body_freq: self.body_freq.value() as f64,

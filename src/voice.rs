@@ -4,7 +4,7 @@
 
 use crate::engine::EngineParams;
 use crate::model::body::{BodySettings, BodyType, ModalBody};
-use crate::model::{BounceSample, Bouncer, Contact, Phase, Scheme};
+use crate::model::{BounceSample, Bouncer, Contact, Latch, Scheme, Train};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
@@ -73,6 +73,25 @@ pub fn contact_of(p: &EngineParams) -> (Contact, Scheme) {
     )
 }
 
+/// What a contact starting now latches: the contact, the scheme, and the restitution
+/// the damping comes from where it does.
+pub fn latch_of(p: &EngineParams) -> Latch {
+    let (contact, scheme) = contact_of(p);
+    Latch {
+        contact,
+        scheme,
+        restitution: p.from_restitution.then_some(p.restitution),
+    }
+}
+
+/// The bouncing the parameters ask for.
+pub fn train_of(p: &EngineParams) -> Train {
+    Train {
+        gravity: p.bouncing.then_some(p.gravity),
+        in_contact: p.gravity_in_contact,
+    }
+}
+
 /// The body the parameters ask for, for MIDI `key`.
 pub fn body_settings(p: &EngineParams, key: u8) -> BodySettings {
     let f1 = p.body_freq * 2f64.powf(p.key_track * (key as f64 - 60.0) / 12.0);
@@ -122,8 +141,6 @@ pub struct Voice {
     fade: f64,
     fade_step: f64,
     last_out: f64,
-    /// Velocity of the mass at the previous sample of the contact in progress.
-    prev_v: f64,
     /// Normalised impulse (Σu) the impact in progress may still deliver.
     budget: f64,
     active: bool,
@@ -154,7 +171,6 @@ impl Voice {
             fade: 1.0,
             fade_step: 0.0,
             last_out: 0.0,
-            prev_v: 0.0,
             budget: 0.0,
             active: false,
         }
@@ -198,11 +214,11 @@ impl Voice {
         self.fade = 1.0;
         self.fade_step = 0.0;
         self.active = true;
-        let (contact, scheme) = contact_of(p);
-        self.latch(contact, p.v_max.max(p.v_min));
+        let latch = latch_of(p);
+        let v_max = p.v_max.max(p.v_min);
+        self.latch(latch.contact_at(v_max), v_max);
         let v_in = velocity_to_speed(p, velocity);
-        let gravity = if p.bouncing { Some(p.gravity) } else { None };
-        self.bouncer = Some(Bouncer::strike(contact, scheme, v_in, self.fs, gravity));
+        self.bouncer = Some(Bouncer::new(latch, v_in, self.fs, train_of(p)));
         self.body.retune(body_settings(p, key), self.fs);
     }
 
@@ -248,40 +264,37 @@ impl Voice {
         if let Some(b) = self.bouncer.as_mut()
             && !b.is_done()
         {
-            let was_in_contact = matches!(b.phase(), Phase::Contact);
             let norm = &mut self.norm;
             let fs = self.fs;
             let v_max = p.v_max.max(p.v_min);
             s = b.step(|| {
                 // Latching at onset: the new impact takes the parameters of now.
-                let (c, sch) = contact_of(p);
+                let latch = latch_of(p);
+                let c = latch.contact_at(v_max);
                 if norm.contact != c || norm.v_max != v_max {
                     *norm = Norm::new(c, v_max, fs);
                 }
-                (c, sch)
+                latch
             });
             let imp = b.impact();
             if s.onset {
                 let an = imp.analytic();
-                self.prev_v = an.v_in;
                 // Impulse budget of this impact: the exact momentum transfer of
                 // eq (6), with room for audible integrator error.
                 let dv = an.v_in - an.v_out();
                 self.budget =
                     IMPULSE_MARGIN * an.contact.mass * dv.max(0.0) * fs * self.norm.inv_peak;
             }
-            if was_in_contact || s.onset {
-                // The wall force averaged over this sample: the momentum the mass
-                // gave the wall, m (v_{n−1} − v_n), times fs. Unlike the force
-                // sampled at the sample instant it conserves the impulse exactly,
-                // also for a contact shorter than one sample (which would
-                // otherwise fall between two samples and be silent).
-                let v = imp.v();
-                let f_avg = imp.analytic().contact.mass * (self.prev_v - v) * fs;
-                self.prev_v = v;
-                u = (f_avg * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(self.budget));
-                self.budget -= u;
-            }
+            // The wall force averaged over this sample: the momentum the mass gave the
+            // wall, m Σ(v_before − v_after), times fs. Unlike the force sampled at the
+            // sample instant it conserves the impulse exactly, also for a contact
+            // shorter than one sample (which would otherwise fall between two samples
+            // and be silent). Under gravity in contact it is the force over the static
+            // load `m g`, which the body does not hear (never below 0: no step when a
+            // contact starts or the mass comes to rest).
+            let f_avg = imp.analytic().contact.mass * s.dv * fs;
+            u = (f_avg * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(self.budget));
+            self.budget -= u;
         }
         let body = self.body.tick(u * self.norm.body_drive);
         let dry = FULL_SCALE * u;

@@ -20,12 +20,20 @@ pub struct EngineParams {
     /// Stiffness, N/m^α.
     pub k: f64,
     pub alpha: f64,
-    /// Damping ratio μ = λ/k, s/m.
+    /// Damping ratio μ = λ/k, s/m (unless set from the restitution).
     pub mu: f64,
+    /// Damping from a coefficient of restitution (seed 000) instead of `mu`: each
+    /// strike gets the μ that leaves at `−restitution · v_in`.
+    pub from_restitution: bool,
+    /// Coefficient of restitution `e`.
+    pub restitution: f64,
     pub method: Method,
     pub correction: Correction,
     pub clamp_target: ClampTarget,
     pub bouncing: bool,
+    /// Gravity acts during contact too (seed 001): bounces lose more at low speed and
+    /// the train comes to rest.
+    pub gravity_in_contact: bool,
     /// m/s².
     pub gravity: f64,
     pub body: BodyType,
@@ -53,10 +61,13 @@ impl Default for EngineParams {
             k: 1e7,
             alpha: 1.5,
             mu: 0.5,
+            from_restitution: false,
+            restitution: 0.7,
             method: Method::Verlet,
             correction: Correction::Both,
             clamp_target: ClampTarget::Exact,
             bouncing: false,
+            gravity_in_contact: false,
             gravity: 9.81,
             body: BodyType::Bar,
             body_freq: 440.0,
@@ -82,10 +93,13 @@ pub const LIMITS: [EngineParams; 2] = [
         k: 1e2,
         alpha: 1.0,
         mu: 1e-4,
+        from_restitution: false,
+        restitution: 0.05,
         method: Method::Verlet,
         correction: Correction::Both,
         clamp_target: ClampTarget::Exact,
         bouncing: false,
+        gravity_in_contact: false,
         gravity: 0.1,
         body: BodyType::Bar,
         body_freq: 20.0,
@@ -105,10 +119,13 @@ pub const LIMITS: [EngineParams; 2] = [
         k: 1e12,
         alpha: 3.0,
         mu: 10.0,
+        from_restitution: false,
+        restitution: 0.99,
         method: Method::Verlet,
         correction: Correction::Both,
         clamp_target: ClampTarget::Exact,
         bouncing: false,
+        gravity_in_contact: false,
         gravity: 100.0,
         body: BodyType::Bar,
         body_freq: 5000.0,
@@ -145,6 +162,7 @@ impl EngineParams {
             k: f(|p| p.k),
             alpha: f(|p| p.alpha),
             mu: f(|p| p.mu),
+            restitution: f(|p| p.restitution),
             gravity: f(|p| p.gravity),
             body_freq: f(|p| p.body_freq),
             key_track: f(|p| p.key_track),

@@ -1,28 +1,121 @@
-//! Bouncing (Section IV-B2): gravity in free flight only, so a bounce sequence is a
-//! chain of aligned impacts separated by exact ballistic flights.
+//! Bouncing: a chain of impacts separated by exact ballistic flights.
 //!
-//! After detachment at `v_out < 0` the mass flies under gravity `g` (toward the wall)
-//! and returns with speed `|v_out|` after `2|v_out|/g`: free flight under a constant
-//! force is conservative and integrated exactly here, so each impact starts aligned at
-//! `x = 0`, `v_in = |v_out|` of the previous one. The sequence ends when the flight
-//! would be shorter than one sample (the rebound is too weak to leave the wall).
+//! Two modes (see [`Train`]):
+//! - **Flight only** (Section IV-B2 of the core paper): gravity acts in free flight
+//!   only, each contact is the paper's.
+//! - **In contact too** (seed 001): the load `m g` also acts during contact, so the
+//!   restitution falls at low speeds and a slow enough mass sticks and comes to rest.
+//!
+//! After detachment at `v_out < 0` the mass flies under `g` and returns with speed
+//! `|v_out|` after `2|v_out|/g`. Flight is integrated exactly in continuous time: a
+//! contact ends at an instant interpolated inside its last sample, and the next one
+//! starts at the exact return instant inside its first sample ([`Impact::start_at`]),
+//! so the rhythm of a bounce does not depend on the sample rate.
+//!
+//! A train always ends. With gravity in contact it ends when the mass rests (it could
+//! not leave: seed 001's sticking, eqs 21–22, found by the exact solver at onset or by
+//! the energy going negative). With gravity in flight only it ends, by the same
+//! criterion, after the first impact at which the load-aware model says the mass would
+//! stick: the rule that stops the endless sub-audible buzz of ever smaller bounces
+//! (Hunt–Crossley's restitution tends to 1 as `v_in → 0`, so without it the train never
+//! ends). Either train also ends after [`MAX_IMPACTS`] impacts (an elastic `μ = 0`
+//! contact bounces for ever) or when more than [`MAX_EVENTS`] contacts would fall in one
+//! sample.
 
 use super::contact::Contact;
 use super::impact::Impact;
-use super::scheme::Scheme;
+use super::scheme::{ClampTarget, Scheme};
+use super::{load, prop1, restitution};
+
+/// Most impacts of one train.
+pub const MAX_IMPACTS: u32 = 10_000;
+/// Most contacts starting within one sample: a train bouncing faster than this has
+/// ended.
+pub const MAX_EVENTS: u32 = 8;
+
+/// What a new contact latches at its onset.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Latch {
+    pub contact: Contact,
+    pub scheme: Scheme,
+    /// Damping from a coefficient of restitution (seed 000): each contact gets the `μ`
+    /// that makes it leave at `−e v_in` (without load); `contact.mu` is then unused.
+    pub restitution: Option<f64>,
+}
+
+impl From<(Contact, Scheme)> for Latch {
+    fn from((contact, scheme): (Contact, Scheme)) -> Self {
+        Self {
+            contact,
+            scheme,
+            restitution: None,
+        }
+    }
+}
+
+impl Latch {
+    /// The contact at `v_in`: `μ` from the restitution where one is set.
+    pub fn contact_at(&self, v_in: f64) -> Contact {
+        match self.restitution {
+            Some(e) => Contact {
+                mu: restitution::mu_for(e, v_in),
+                ..self.contact
+            },
+            None => self.contact,
+        }
+    }
+
+    /// The impact starting at `v_in`, `start` into its first sample, under gravity
+    /// `g_contact` during contact (`None`: the paper's contact).
+    pub fn impact(&self, v_in: f64, fs: f64, g_contact: Option<f64>, start: f64) -> Impact {
+        let c = self.contact_at(v_in);
+        let mut imp = Impact::new(c, self.scheme, v_in, fs).start_at(start);
+        if let Some(e) = self.restitution {
+            imp = imp.with_restitution_target(e);
+        }
+        if let Some(g) = g_contact.filter(|g| *g > 0.0 && g.is_finite()) {
+            let exit = load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g);
+            let e_target = match self.scheme.clamp_target {
+                ClampTarget::Exact => exit.e,
+                ClampTarget::Approx => {
+                    let (gamma, g_tilde) = load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g);
+                    prop1::restitution_prop1(c.alpha, gamma, g_tilde)
+                }
+            };
+            imp = imp.with_gravity(g, exit, e_target);
+        }
+        imp
+    }
+}
+
+/// Which bouncing the train does.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Train {
+    /// `Some(g)` (m/s², > 0) to bounce; `None` for a single impact.
+    pub gravity: Option<f64>,
+    /// Gravity acts during contact too (seed 001).
+    pub in_contact: bool,
+}
+
+impl Train {
+    pub const SINGLE: Train = Train {
+        gravity: None,
+        in_contact: false,
+    };
+}
 
 /// What a bouncer is doing at a sample.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Phase {
     Contact,
-    /// Ballistic flight from the detachment state `(x0, v0)`, `n` samples in, back at
-    /// the wall at sample `n_return`. Position and velocity at any sample follow in
-    /// closed form (see [`Bouncer::flight_state`]).
+    /// Ballistic flight from the detachment state `(x0, v0)`; `t` s have passed since
+    /// detachment at the end of the last sample, and the mass is back at the wall
+    /// `t_return` s after detachment.
     Flight {
         x0: f64,
         v0: f64,
-        n: u64,
-        n_return: u64,
+        t: f64,
+        t_return: f64,
     },
     Done,
 }
@@ -30,10 +123,13 @@ pub enum Phase {
 /// Per-sample output of the bouncer.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct BounceSample {
-    /// True on the first sample of each contact.
+    /// True on the sample in which a contact started.
     pub onset: bool,
-    /// True on the sample at which a contact ended.
+    /// True on the sample in which a contact ended.
     pub detached: bool,
+    /// The velocity the contacts took from the mass over this sample, `Σ (v_before −
+    /// v_after)` (m/s): times `m fs`, the sample's average wall force over the load.
+    pub dv: f64,
 }
 
 /// A chain of impacts driven sample by sample. The contact parameters and scheme are
@@ -44,14 +140,18 @@ pub struct Bouncer {
     impact: Impact,
     phase: Phase,
     fs: f64,
-    /// `Some(g)` in bouncing mode (m/s², > 0), `None` for a single impact.
-    gravity: Option<f64>,
+    train: Train,
     impacts: u32,
     pending_onset: bool,
+    /// The contact in progress is the train's last.
+    last: bool,
+    /// The train ended with the mass at rest on the wall.
+    rest: bool,
 }
 
 impl Bouncer {
-    /// Starts a strike: the first contact begins on the next call to `step`.
+    /// Starts a strike with the paper's contact: the first contact begins on the next
+    /// call to `step`.
     pub fn strike(
         contact: Contact,
         scheme: Scheme,
@@ -59,15 +159,31 @@ impl Bouncer {
         fs: f64,
         gravity: Option<f64>,
     ) -> Self {
-        let gravity = gravity.filter(|g| *g > 0.0 && g.is_finite());
-        Self {
-            impact: Impact::new(contact, scheme, v_in, fs),
+        let train = Train {
+            gravity,
+            in_contact: false,
+        };
+        Self::new(Latch::from((contact, scheme)), v_in, fs, train)
+    }
+
+    /// Starts a strike at `v_in`, the first contact aligned on the next sample.
+    pub fn new(latch: Latch, v_in: f64, fs: f64, train: Train) -> Self {
+        let train = Train {
+            gravity: train.gravity.filter(|g| *g > 0.0 && g.is_finite()),
+            ..train
+        };
+        let mut b = Self {
+            impact: latch.impact(v_in, fs, None, 0.0),
             phase: Phase::Contact,
             fs,
-            gravity,
+            train,
             impacts: 1,
             pending_onset: true,
-        }
+            last: false,
+            rest: false,
+        };
+        b.impact = b.open(&latch, v_in, 0.0);
+        b
     }
 
     pub fn phase(&self) -> Phase {
@@ -76,12 +192,25 @@ impl Bouncer {
     pub fn is_done(&self) -> bool {
         self.phase == Phase::Done
     }
+    /// True when the train ended with the mass resting on the wall.
+    pub fn at_rest(&self) -> bool {
+        self.rest
+    }
+    /// The rest position `x̄` (m) when [`at_rest`](Self::at_rest).
+    pub fn rest_position(&self) -> Option<f64> {
+        self.rest.then(|| {
+            let c = self.impact.analytic().contact;
+            load::x_rest(c.k, c.alpha, c.mass, self.train.gravity.unwrap_or(0.0))
+        })
+    }
+    pub fn train(&self) -> Train {
+        self.train
+    }
     /// `(x, v)` of the mass in flight (exact ballistic motion), or `None` off flight.
     pub fn flight_state(&self) -> Option<(f64, f64)> {
         match self.phase {
-            Phase::Flight { x0, v0, n, .. } => {
-                let g = self.gravity.unwrap_or(0.0);
-                let t = n as f64 / self.fs;
+            Phase::Flight { x0, v0, t, .. } => {
+                let g = self.train.gravity.unwrap_or(0.0);
                 Some((x0 + v0 * t + 0.5 * g * t * t, v0 + g * t))
             }
             _ => None,
@@ -97,76 +226,118 @@ impl Bouncer {
         self.impacts
     }
 
-    /// Advances one sample. `next` gives the contact and scheme to latch if a new
-    /// impact starts at this sample.
+    /// The impact at `v_in`, `start` into the current sample, for this train; in the
+    /// flight-only mode it is the last when the load-aware model says it would stick.
+    fn open(&mut self, latch: &Latch, v_in: f64, start: f64) -> Impact {
+        let g_contact = self.train.gravity.filter(|_| self.train.in_contact);
+        let imp = latch.impact(v_in, self.fs, g_contact, start);
+        if let (Some(g), false) = (self.train.gravity, self.train.in_contact) {
+            let c = imp.analytic().contact;
+            self.last = load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks;
+        }
+        imp
+    }
+
+    /// Ends the train (`rest`: with the mass on the wall).
+    fn finish(&mut self, rest: bool) {
+        self.phase = Phase::Done;
+        self.rest = rest;
+    }
+
+    /// Advances one sample. `next` gives what a new impact starting in this sample
+    /// latches.
     #[inline]
-    pub fn step(&mut self, next: impl FnOnce() -> (Contact, Scheme)) -> BounceSample {
-        match self.phase {
-            Phase::Done => BounceSample::default(),
-            Phase::Contact => {
-                let onset = std::mem::take(&mut self.pending_onset);
-                let still = self.impact.step();
-                if !still {
-                    self.phase = self.after_contact();
+    pub fn step<L: Into<Latch>>(&mut self, next: impl FnOnce() -> L) -> BounceSample {
+        let mut out = BounceSample::default();
+        let mut next = Some(next);
+        // How much of this sample has been accounted for.
+        let mut pos = 0.0;
+        for _ in 0..MAX_EVENTS {
+            match self.phase {
+                Phase::Done => return out,
+                Phase::Contact => {
+                    out.onset |= std::mem::take(&mut self.pending_onset);
+                    let before = self.impact.v();
+                    let still = self.impact.step();
+                    out.dv += before - self.impact.v();
+                    if still {
+                        return out;
+                    }
+                    out.detached = true;
+                    pos = self.impact.exit_fraction();
+                    self.after_contact();
                 }
-                BounceSample {
-                    onset,
-                    detached: !still,
-                }
-            }
-            Phase::Flight {
-                x0,
-                v0,
-                n,
-                n_return,
-            } => {
-                let n = n + 1;
-                if n >= n_return {
-                    // Back at the wall within this sample: start the next impact
-                    // aligned, with the exact return speed (flight conserves energy).
-                    let g = self.gravity.unwrap_or(0.0);
+                Phase::Flight {
+                    x0,
+                    v0,
+                    t,
+                    t_return,
+                } => {
+                    let rest_of_sample = (1.0 - pos) / self.fs;
+                    if t + rest_of_sample < t_return {
+                        self.phase = Phase::Flight {
+                            x0,
+                            v0,
+                            t: t + rest_of_sample,
+                            t_return,
+                        };
+                        return out;
+                    }
+                    // Back at the wall inside this sample: the next impact starts there
+                    // with the exact return speed (flight conserves energy).
+                    let g = self.train.gravity.unwrap_or(0.0);
                     let v_in = (v0 * v0 - 2.0 * g * x0).max(0.0).sqrt();
-                    let (contact, scheme) = next();
-                    self.impact = Impact::new(contact, scheme, v_in, self.fs);
+                    pos = (pos + (t_return - t) * self.fs).clamp(0.0, 1.0);
+                    let latch: Latch = match next.take() {
+                        Some(f) => f().into(),
+                        None => self.impact_latch(),
+                    };
+                    if self.impacts >= MAX_IMPACTS || !(v_in > 0.0) || pos >= 1.0 {
+                        self.finish(false);
+                        return out;
+                    }
+                    self.impact = self.open(&latch, v_in, pos);
                     self.impacts += 1;
                     self.phase = Phase::Contact;
-                    let still = self.impact.step();
-                    if !still {
-                        self.phase = self.after_contact();
-                    }
-                    BounceSample {
-                        onset: true,
-                        detached: !still,
-                    }
-                } else {
-                    self.phase = Phase::Flight {
-                        x0,
-                        v0,
-                        n,
-                        n_return,
-                    };
-                    BounceSample::default()
+                    self.pending_onset = true;
                 }
             }
+        }
+        // More contacts than MAX_EVENTS in one sample: the train has ended.
+        self.finish(self.train.in_contact);
+        out
+    }
+
+    /// What the last impact latched (a second contact within one sample reuses it).
+    fn impact_latch(&self) -> Latch {
+        Latch {
+            contact: self.impact.analytic().contact,
+            scheme: self.impact.scheme(),
+            restitution: None,
         }
     }
 
     /// Flight after a detachment at `(x0 ≤ 0, v0 < 0)`: under constant `g` toward the
     /// wall the return time is the positive root of `x0 + v0 t + g t²/2 = 0`, so the
-    /// flight is known in closed form and costs a counter per sample.
-    fn after_contact(&self) -> Phase {
+    /// flight is known in closed form.
+    fn after_contact(&mut self) {
+        if self.impact.rested() || self.last {
+            self.finish(true);
+            return;
+        }
         let (x0, v0) = (self.impact.x().min(0.0), self.impact.v());
-        match self.gravity {
-            Some(g) if v0 < 0.0 && 2.0 * v0.abs() / g * self.fs >= 1.0 => {
+        match self.train.gravity {
+            Some(g) if v0 < 0.0 && v0.is_finite() && self.impacts < MAX_IMPACTS => {
                 let t_return = (-v0 + (v0 * v0 - 2.0 * g * x0).sqrt()) / g;
-                Phase::Flight {
+                self.phase = Phase::Flight {
                     x0,
                     v0,
-                    n: 0,
-                    n_return: ((t_return * self.fs).ceil() as u64).max(1),
-                }
+                    t: 0.0,
+                    t_return,
+                };
             }
-            _ => Phase::Done,
+            Some(_) if v0 >= 0.0 => self.finish(self.train.in_contact),
+            _ => self.finish(false),
         }
     }
 }

@@ -244,6 +244,11 @@ impl Impact {
         self
     }
 
+    /// Where in its first sample the contact started, as a fraction of the sample.
+    pub fn start_fraction(&self) -> f64 {
+        self.start
+    }
+
     /// Where in the last sample the contact ended, as a fraction of the sample from its
     /// start (in `(0, 1]`; 1 while in contact).
     pub fn exit_fraction(&self) -> f64 {
@@ -539,9 +544,16 @@ impl Impact {
                     pow_now = xc_pow;
                 }
                 Fix::PastOut => {
-                    // v passed v_out inside this step: it left where v crossed it.
-                    let v_out = self.an.v_out();
-                    self.theta = ((v - v_out) / (v - v1)).clamp(0.0, 1.0);
+                    // v passed v_out inside this step, so the mass left within it. v is
+                    // flat at the wall (the force vanishes there) and a poor clock; x
+                    // is nearly linear: it left where x, moving at the step's mean
+                    // velocity (or the method's own x₁), reached 0.
+                    self.theta = if x1 < 0.0 {
+                        x / (x - x1)
+                    } else {
+                        x / (-0.5 * (v + v1) * h)
+                    }
+                    .clamp(0.0, 1.0);
                     self.x = 0.0;
                 }
                 Fix::Unresolved => {}

@@ -19,7 +19,7 @@ pub mod series;
 pub mod tau;
 pub mod vout;
 
-pub use bounce::{BounceSample, Bouncer, Phase};
+pub use bounce::{BounceSample, Bouncer, Latch, Phase, Train};
 pub use contact::{Analytic, Contact};
 pub use impact::Impact;
 pub use metrics::{ImpactReport, simulate_impact};
