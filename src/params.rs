@@ -14,7 +14,7 @@
 //! with the time constant [`crate::engine::SMOOTHING_TIME`], the same offline and in the
 //! plugin, so the framework's smoothers are left off.
 
-use crate::engine::{EngineParams, LIMITS, MAX_VOICES};
+use crate::engine::{EngineParams, LIMITS, MAX_VOICES, NoteOff};
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
 use nice_plug::plugin::ParamValue;
@@ -83,6 +83,10 @@ pub fn body_freq_range() -> FloatRange {
 /// Body decay T60, s.
 pub fn t60_range() -> FloatRange {
     skewed_range(|p| p.t60, -2.0)
+}
+/// Release of Damp mode (T60 of the damped body), s.
+pub fn release_range() -> FloatRange {
+    skewed_range(|p| p.release, -2.0)
 }
 /// Fractions (key tracking, brightness, strike position, mix).
 pub fn unit_range() -> FloatRange {
@@ -217,6 +221,25 @@ pub enum BodyChoice {
     WoodBlock,
 }
 
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoteOffChoice {
+    #[id = "ring"]
+    #[name = "Ring"]
+    Ring,
+    #[id = "damp"]
+    #[name = "Damp"]
+    Damp,
+}
+
+impl From<NoteOffChoice> for NoteOff {
+    fn from(c: NoteOffChoice) -> Self {
+        match c {
+            NoteOffChoice::Ring => NoteOff::Ring,
+            NoteOffChoice::Damp => NoteOff::Damp,
+        }
+    }
+}
+
 impl From<IntegratorChoice> for Method {
     fn from(c: IntegratorChoice) -> Self {
         match c {
@@ -336,6 +359,13 @@ pub struct ReboundParams {
     /// Body against the dry force pulse.
     #[id = "mix"]
     pub mix: FloatParam,
+    /// What releasing the key does: Ring on (a struck object does not stop), or Damp it
+    /// like a hand on it (no further bounces, the body dies away over Release).
+    #[id = "noteoff"]
+    pub note_off: EnumParam<NoteOffChoice>,
+    /// Damp mode: time for the body to fall 60 dB after the key is released.
+    #[id = "release"]
+    pub release: FloatParam,
 
     // ---- Output (smoothed) ----
     #[id = "gain"]
@@ -385,6 +415,10 @@ impl Default for ReboundParams {
             brightness: percent_param("Brightness", d.brightness as f32),
             position: percent_param("Strike position", d.position as f32),
             mix: percent_param("Body mix", d.mix as f32),
+            note_off: EnumParam::new("Note off", NoteOffChoice::Ring),
+            release: FloatParam::new("Release", d.release as f32, release_range())
+                .with_unit(" s")
+                .with_value_to_string(formatters::v2s_f32_rounded(3)),
             gain: FloatParam::new("Gain", d.gain_db as f32, gain_range())
                 .with_unit(" dB")
                 .with_value_to_string(formatters::v2s_f32_rounded(1)),
@@ -489,6 +523,8 @@ impl ReboundParams {
             mix: self.mix.value() as f64,
             gain_db: self.gain.value() as f64,
             voices: self.voices.value().clamp(1, MAX_VOICES as i32) as usize,
+            note_off: self.note_off.value().into(),
+            release: self.release.value() as f64,
         }
         .within_limits()
     }

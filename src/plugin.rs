@@ -67,10 +67,20 @@ impl Rebound {
                 let channel = channel.number().unwrap_or(0);
                 self.engine.note_on(key, velocity, channel, voice_id.id());
             }
+            // Ring mode ignores it (a struck object does not stop when the key is
+            // released); Damp mode damps the note's voice.
+            NoteEvent::NoteOff {
+                key,
+                channel,
+                voice_id,
+                ..
+            } => {
+                self.engine
+                    .note_off(key.number(), channel.number(), voice_id.id());
+            }
             NoteEvent::Choke { key, .. } => {
                 self.engine.choke(key.number_or_middle_c());
             }
-            // A struck object does not stop when the key is released.
             _ => {}
         }
     }

@@ -4,7 +4,7 @@
 
 use crate::engine::EngineParams;
 use crate::model::body::{BodySettings, BodyType, ModalBody};
-use crate::model::{BounceSample, Bouncer, Contact, Latch, Scheme, Train};
+use crate::model::{BounceSample, Bouncer, Contact, Latch, Phase, Scheme, Train};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
@@ -144,6 +144,11 @@ pub struct Voice {
     /// Normalised impulse (Σu) the impact in progress may still deliver.
     budget: f64,
     active: bool,
+    /// Damped by a note-off ([`damp`](Self::damp)).
+    damped: bool,
+    /// The T60 a note-off asked for, still to be applied: the hand goes on when the
+    /// contact in progress is over.
+    pending_damp: Option<f64>,
 }
 
 impl Voice {
@@ -173,6 +178,8 @@ impl Voice {
             last_out: 0.0,
             budget: 0.0,
             active: false,
+            damped: false,
+            pending_damp: None,
         }
     }
 
@@ -214,6 +221,13 @@ impl Voice {
         self.fade = 1.0;
         self.fade_step = 0.0;
         self.active = true;
+        if self.is_damped() {
+            // A re-strike of a damped voice: the hand comes off.
+            self.damped = false;
+            self.pending_damp = None;
+            self.body.undamp();
+            self.declick_coef = (-1.0 / (DECLICK_TIME * self.fs)).exp();
+        }
         let latch = latch_of(p);
         let v_max = p.v_max.max(p.v_min);
         self.latch(latch.contact_at(v_max), v_max);
@@ -235,9 +249,52 @@ impl Voice {
         }
     }
 
+    /// A hand on the object (note-off in Damp mode): no impact after the contact in
+    /// progress, which finishes undamped (its pulse is not cut, and the body hears the
+    /// force as it was tuned to); from its end, or at once in a flight or after the
+    /// last bounce, every mode of the body, and the retrigger de-click, decays with T60
+    /// at most `t60` s, continuing from where it is (no step). The voice then ends as
+    /// any other, once below −120 dB. A stolen (fading) or idle voice is left alone.
+    pub fn damp(&mut self, t60: f64) {
+        if !self.active || self.is_fading() || self.is_damped() {
+            return;
+        }
+        self.pending_damp = Some(if t60 > 1e-4 { t60 } else { 1e-4 });
+        self.hand_on();
+    }
+
+    /// True once [`damp`](Self::damp)ed (until re-struck).
+    pub fn is_damped(&self) -> bool {
+        self.damped || self.pending_damp.is_some()
+    }
+
+    /// Applies a pending damp once the voice is out of contact: drops the bouncer (no
+    /// further impacts) and damps the body and the de-click.
+    #[inline]
+    fn hand_on(&mut self) {
+        let Some(t60) = self.pending_damp else {
+            return;
+        };
+        if self
+            .bouncer
+            .is_some_and(|b| matches!(b.phase(), Phase::Contact))
+        {
+            return;
+        }
+        self.pending_damp = None;
+        self.damped = true;
+        self.bouncer = None;
+        self.body.damp(t60);
+        let coef = (-(1000f64.ln()) / (t60 * self.fs)).exp();
+        self.declick_coef = self.declick_coef.min(coef);
+    }
+
     /// Silences the voice at once.
     pub fn kill(&mut self) {
         self.active = false;
+        self.damped = false;
+        self.pending_damp = None;
+        self.declick_coef = (-1.0 / (DECLICK_TIME * self.fs)).exp();
         self.bouncer = None;
         self.body.reset();
         self.declick = 0.0;
@@ -261,6 +318,7 @@ impl Voice {
     pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
         let mut s = BounceSample::default();
         let mut u = 0.0;
+        self.hand_on();
         if let Some(b) = self.bouncer.as_mut()
             && !b.is_done()
         {

@@ -98,6 +98,7 @@ fn measure(p: &EngineParams, key: u8, fs: f64) -> Measure {
             at,
             key,
             velocity: 1.0,
+            off: None,
         }],
         at + n,
     );

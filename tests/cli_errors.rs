@@ -225,6 +225,19 @@ fn render_errors_name_the_argument() {
             "--body",
         ),
         (&["render", "--out", "/tmp/x.wav", "--fs", "0"], "--fs"),
+        (
+            &["render", "--out", "/tmp/x.wav", "--note-off", "choke"],
+            "--note-off",
+        ),
+        (
+            &["render", "--out", "/tmp/x.wav", "--release", "3"],
+            "--release",
+        ),
+        (&["render", "--out", "/tmp/x.wav", "--hold", "-1"], "--hold"),
+        (
+            &["render", "--out", "/tmp/x.wav", "--hold", "nan"],
+            "--hold",
+        ),
         (&["render", "--out", "/nonexistent-dir/x.wav"], "--out"),
     ];
     for (args, name) in cases {
@@ -257,6 +270,12 @@ fn render_writes_a_sounding_wav_and_a_png() {
         "plate",
         "--bouncing",
         "on",
+        "--note-off",
+        "damp",
+        "--hold",
+        "0.1",
+        "--release",
+        "0.05",
         "--out",
         wav.to_str().unwrap(),
         "--plot",

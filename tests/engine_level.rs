@@ -22,6 +22,7 @@ fn strike(p: &EngineParams, fs: f64, seconds: f64) -> Rendered {
             at: 10,
             key: 60,
             velocity: 1.0,
+            off: None,
         }],
         (seconds * fs) as usize,
     )

@@ -16,10 +16,15 @@ use rebound::voice::{contact_of, velocity_to_speed};
 mod support;
 use support::{TestProcess, activated, alloc_violations, set_norm, set_plain};
 
+/// The voice ID [`note_on`] gives a note.
+fn key_id(at: u32, key: u8) -> i32 {
+    key as i32 + 1000 * at as i32
+}
+
 fn note_on(at: u32, key: u8, velocity: f32) -> NoteEvent<()> {
     NoteEvent::NoteOn {
         timing: at,
-        voice_id: VoiceID::ID(key as i32 + 1000 * at as i32),
+        voice_id: VoiceID::ID(key_id(at, key)),
         channel: Channel::Number(0),
         key: Key::Number(key),
         velocity,
@@ -375,6 +380,64 @@ fn retrigger_and_steal_do_not_click() {
     );
 }
 
+fn note_off(at: u32, key: u8, voice_id: i32) -> NoteEvent<()> {
+    NoteEvent::NoteOff {
+        timing: at,
+        voice_id: VoiceID::ID(voice_id),
+        channel: Channel::Number(0),
+        key: Key::Number(key),
+        velocity: 0.0,
+    }
+}
+
+/// The plugin's NoteOff reaches the engine: in Damp mode the voice dies away over the
+/// Release without a click and its end is reported; in Ring mode nothing changes.
+#[test]
+fn note_off_damps_or_rings_through_process() {
+    let fs = 48000.0;
+    let (on, off) = (100u32, 4000u32);
+    let release = 0.05;
+    let total = off as usize + (4.0 * release * fs as f64) as usize;
+    let id = key_id(on, 60);
+    for damp in [false, true] {
+        let mut p = activated(fs, 64);
+        let params = p.rebound_params();
+        set_norm(&params, "noteoff", if damp { 1.0 } else { 0.0 });
+        set_plain(&params, "release", release as f32);
+        let (y, _, sent) = run(
+            &mut p,
+            64,
+            total,
+            &[note_on(on, 60, 1.0), note_off(off, 60, id)],
+        );
+        let peak = y.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        let r = (release * fs as f64) as usize;
+        let after = y[off as usize + 2 * r..]
+            .iter()
+            .fold(0.0f32, |m, v| m.max(v.abs()));
+        let ended = sent.iter().any(|e| {
+            matches!(
+                e,
+                NoteEvent::VoiceTerminated {
+                    key: Key::Number(60),
+                    ..
+                }
+            )
+        });
+        if damp {
+            assert!(ended, "the damped voice must end and be reported");
+            assert_eq!(p.engine().active_voices(), 0);
+            // What is left is the output DC blocker settling, far below the note.
+            assert!(after < 0.01 * peak, "{after} vs peak {peak}");
+            let attack = max_step(&y[on as usize..on as usize + 480]);
+            assert!(max_step(&y[off as usize - 1..]) <= attack);
+        } else {
+            assert!(!ended, "ring mode: the voice rings on");
+            assert!(after > 0.03 * peak, "{after} vs peak {peak}");
+        }
+    }
+}
+
 #[test]
 fn voice_end_is_reported_to_the_host() {
     let mut p = activated(48000.0, 512);
@@ -400,6 +463,8 @@ fn state_round_trips_exactly() {
     set_norm(&pa, "method", 0.66);
     set_norm(&pa, "bounce", 1.0);
     set_plain(&pa, "t60", 3.3);
+    set_norm(&pa, "noteoff", 1.0);
+    set_plain(&pa, "release", 0.3);
     set_plain(&pa, "gain", -7.5);
     set_plain(&pa, "voices", 9.0);
     pa.editor_size.set_size(777, 555);

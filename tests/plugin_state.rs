@@ -84,7 +84,7 @@ type Field = (&'static str, fn(&EngineParams) -> f64);
 /// Every number the engine runs on is finite and inside the plugin's ranges.
 fn assert_engine_in_range(p: &EngineParams) {
     let (lo, hi) = (&LIMITS[0], &LIMITS[1]);
-    let fields: [Field; 15] = [
+    let fields: [Field; 16] = [
         ("v_min", |p| p.v_min),
         ("v_max", |p| p.v_max),
         ("velocity_curve", |p| p.velocity_curve),
@@ -100,6 +100,7 @@ fn assert_engine_in_range(p: &EngineParams) {
         ("position", |p| p.position),
         ("mix", |p| p.mix),
         ("gain_db", |p| p.gain_db),
+        ("release", |p| p.release),
     ];
     for (name, f) in fields {
         let v = f(p);
@@ -148,6 +149,8 @@ fn bad_state() -> PluginState {
         ("pos", f(-0.5)),
         ("mix", f(f32::NAN)),
         ("gain", f(1e9)),
+        ("release", f(f32::NAN)),
+        ("noteoff", ParamValue::I32(7)),
         // nice-plug's integer normalisation overflows on this one unless clamped.
         ("voices", ParamValue::I32(i32::MIN)),
         ("method", ParamValue::I32(99)),

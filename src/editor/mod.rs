@@ -226,6 +226,8 @@ impl NiceEguiApp for App {
                             slider(ui, &p.brightness, &setter);
                             slider(ui, &p.position, &setter);
                             slider(ui, &p.mix, &setter);
+                            slider(ui, &p.note_off, &setter);
+                            slider(ui, &p.release, &setter);
                         });
                         group(ui, "Output", |ui| {
                             slider(ui, &p.gain, &setter);

@@ -13,7 +13,7 @@ mod smoothing;
 mod trace;
 
 pub use offline::{NoteSpec, Rendered, render};
-pub use params::{EngineParams, LIMITS, within};
+pub use params::{EngineParams, LIMITS, NoteOff, within};
 use smoothing::Smoothed;
 use trace::Tracer;
 pub use trace::{ContactTrace, TRACE_BOUNCES, TRACE_POINTS};
@@ -290,6 +290,27 @@ impl Engine {
         v.voice_id = voice_id;
         v.strike(&p, key, velocity as f64, self.now);
         self.trace_voice(slot);
+    }
+
+    /// A key's release. In Ring mode ([`NoteOff::Ring`]) nothing happens; in Damp mode
+    /// the note's voice is damped ([`Voice::damp`]) with T60 = Release. The voice is
+    /// found as a note-on finds one to re-strike: by the host's voice ID when both the
+    /// note-off and the voice have one, else by key and channel, where `None` (a CLAP
+    /// wildcard) matches any. A voice being stolen fades on.
+    pub fn note_off(&mut self, key: Option<u8>, channel: Option<u8>, voice_id: Option<i32>) {
+        if self.params.note_off == NoteOff::Ring {
+            return;
+        }
+        let release = self.params.release;
+        for v in self.voices.iter_mut() {
+            let hit = match (voice_id, v.voice_id) {
+                (Some(off), Some(on)) => off == on,
+                _ => key.is_none_or(|k| k == v.key) && channel.is_none_or(|c| c == v.channel),
+            };
+            if hit && v.is_active() && !v.is_fading() {
+                v.damp(release);
+            }
+        }
     }
 
     /// A choke ends a key's voice with the short fade.

@@ -2,12 +2,14 @@
 
 use super::{ContactTrace, Engine, EngineParams};
 
-/// A note for [`render`]: key, velocity in `[0, 1]`, start in samples.
+/// A note for [`render`]: key, velocity in `[0, 1]`, start in samples, and the sample
+/// at which its key is released (`None`: held to the end).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NoteSpec {
     pub at: usize,
     pub key: u8,
     pub velocity: f32,
+    pub off: Option<usize>,
 }
 
 /// What [`render`] gives back.
@@ -31,16 +33,27 @@ pub fn render(params: &EngineParams, fs: f64, notes: &[NoteSpec], samples: usize
     engine.set_sample_rate(fs);
     let mut audio = vec![0.0f32; samples];
     let mut force = vec![0.0f32; samples];
-    let mut notes: Vec<NoteSpec> = notes.to_vec();
-    notes.sort_by_key(|n| n.at);
+    // Note-ons and note-offs in time order; at the same sample, given order, a note's
+    // own on before its off.
+    let mut events: Vec<(usize, Option<f32>, u8)> = Vec::with_capacity(2 * notes.len());
+    for n in notes {
+        events.push((n.at, Some(n.velocity), n.key));
+        if let Some(off) = n.off {
+            events.push((off.max(n.at), None, n.key));
+        }
+    }
+    events.sort_by_key(|e| (e.0, e.1.is_none()));
     let mut pos = 0;
     let mut next = 0;
     while pos < samples {
-        while next < notes.len() && notes[next].at <= pos {
-            engine.note_on(notes[next].key, notes[next].velocity, 0, None);
+        while next < events.len() && events[next].0 <= pos {
+            match events[next] {
+                (_, Some(velocity), key) => engine.note_on(key, velocity, 0, None),
+                (_, None, key) => engine.note_off(Some(key), Some(0), None),
+            }
             next += 1;
         }
-        let end = notes.get(next).map_or(samples, |n| n.at.min(samples));
+        let end = events.get(next).map_or(samples, |e| e.0.min(samples));
         engine.render_with_force(&mut audio[pos..end], Some(&mut force[pos..end]));
         pos = end;
     }

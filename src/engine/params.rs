@@ -49,6 +49,43 @@ pub struct EngineParams {
     pub mix: f64,
     pub gain_db: f64,
     pub voices: usize,
+    /// What a note-off does (Ring: nothing; Damp: see [`NoteOff`]).
+    pub note_off: NoteOff,
+    /// Damp mode: every mode of the body decays with T60 at most this, s.
+    pub release: f64,
+}
+
+/// What releasing a key does to its voice.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NoteOff {
+    /// Nothing: the struck object rings on, as it does in the world.
+    #[default]
+    Ring,
+    /// A hand on the object: no further bounces (a contact in progress finishes), and
+    /// from the note-off every mode of the body decays with T60 at most `release`, its
+    /// ringing carried on (no gain step). The voice then ends as usual, below −120 dB.
+    Damp,
+}
+
+impl NoteOff {
+    pub const ALL: [NoteOff; 2] = [NoteOff::Ring, NoteOff::Damp];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NoteOff::Ring => "ring",
+            NoteOff::Damp => "damp",
+        }
+    }
+}
+
+impl std::str::FromStr for NoteOff {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        NoteOff::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("expected ring or damp (got '{s}')"))
+    }
 }
 
 impl Default for EngineParams {
@@ -78,6 +115,8 @@ impl Default for EngineParams {
             mix: 0.7,
             gain_db: 0.0,
             voices: 16,
+            note_off: NoteOff::Ring,
+            release: 0.08,
         }
     }
 }
@@ -110,6 +149,8 @@ pub const LIMITS: [EngineParams; 2] = [
         mix: 0.0,
         gain_db: -48.0,
         voices: 1,
+        note_off: NoteOff::Ring,
+        release: 0.005,
     },
     EngineParams {
         v_min: 50.0,
@@ -136,6 +177,8 @@ pub const LIMITS: [EngineParams; 2] = [
         mix: 1.0,
         gain_db: 12.0,
         voices: MAX_VOICES,
+        note_off: NoteOff::Ring,
+        release: 2.0,
     },
 ];
 
@@ -172,6 +215,7 @@ impl EngineParams {
             mix: f(|p| p.mix),
             gain_db: f(|p| p.gain_db),
             voices: self.voices.clamp(lo.voices, hi.voices),
+            release: f(|p| p.release),
             ..*self
         }
     }

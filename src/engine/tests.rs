@@ -38,6 +38,7 @@ fn set_params_clamps_and_replaces_nan() {
         t60: -1.0,
         gain_db: f64::NEG_INFINITY,
         voices: 0,
+        release: f64::NAN,
         ..EngineParams::default()
     };
     e.set_params(&bad);
@@ -46,4 +47,5 @@ fn set_params_clamps_and_replaces_nan() {
     assert_eq!(p.k, EngineParams::default().k);
     assert_eq!((p.mu, p.t60, p.gain_db), (hi.mu, lo.t60, lo.gain_db));
     assert_eq!(p.voices, 1);
+    assert_eq!(p.release, EngineParams::default().release);
 }

@@ -18,10 +18,12 @@ const USAGE: &str = "usage:
   rebound sequence [contact options] [--v-in V] [--impacts N] [--gravity G]
                    [--paper-heun-handover] [--per-sample] [--json]
   rebound render --out FILE.wav [--note N] [--velocity 1..127] [--duration S] [--fs FS]
+                 [--hold S (release the key after S s; default: held)]
                  [--plot FILE.png] [every plugin parameter: --k --mu --alpha --mass
                  --v-min --v-max --velocity-curve --method --correction --clamp-target
                  --bouncing on|off --gravity --body none|bar|plate|membrane|bell|wood
-                 --body-freq --key-track --t60 --brightness --position --mix --gain --voices]
+                 --body-freq --key-track --t60 --brightness --position --mix
+                 --note-off ring|damp --release --gain --voices]
 contact options:
   --k K  --mu MU  --alpha A  --mass M  --fs FS  --method verlet|heun|rk4|am1
   --correction none|hybrid|clamp|both  --clamp-target approx|exact

@@ -4,7 +4,7 @@
 //! ([`rebound::engine::LIMITS`], free of the plugin framework).
 
 use crate::args::{ArgError, Options};
-use rebound::engine::{self, EngineParams, LIMITS, NoteSpec};
+use rebound::engine::{self, EngineParams, LIMITS, NoteOff, NoteSpec};
 use rebound::model::body::BodyType;
 use rebound::render::{write_plot, write_wav};
 use std::path::PathBuf;
@@ -16,7 +16,7 @@ struct Numeric {
     get: fn(&EngineParams) -> f64,
 }
 
-const NUMERIC: [Numeric; 16] = [
+const NUMERIC: [Numeric; 17] = [
     Numeric {
         name: "v-min",
         set: |p, v| p.v_min = v,
@@ -97,6 +97,11 @@ const NUMERIC: [Numeric; 16] = [
         set: |p, v| p.voices = v as usize,
         get: |p| p.voices as f64,
     },
+    Numeric {
+        name: "release",
+        set: |p, v| p.release = v,
+        get: |p| p.release,
+    },
 ];
 
 /// The range's ends in physical units.
@@ -118,6 +123,8 @@ pub fn options() -> Vec<&'static str> {
         "clamp-target",
         "bouncing",
         "body",
+        "note-off",
+        "hold",
     ]);
     v
 }
@@ -146,6 +153,7 @@ pub fn cmd_render(rest: &[String]) -> Result<String, ArgError> {
     p.correction = o.get("correction", p.correction)?;
     p.clamp_target = o.get("clamp-target", p.clamp_target)?;
     p.body = o.get::<BodyType>("body", p.body)?;
+    p.note_off = o.get::<NoteOff>("note-off", p.note_off)?;
     p.bouncing = match o.get::<String>("bouncing", "off".into())?.as_str() {
         "on" | "true" | "1" => true,
         "off" | "false" | "0" => false,
@@ -180,11 +188,18 @@ pub fn cmd_render(rest: &[String]) -> Result<String, ArgError> {
         s if s.is_empty() => None,
         s => Some(PathBuf::from(s)),
     };
+    // How long the key is held: released after --hold s (in Damp mode that damps it),
+    // or held through the render.
+    let hold = match o.get::<String>("hold", String::new())? {
+        s if s.is_empty() => None,
+        _ => Some(o.number("hold", 0.0, "in [0, 600] s", |v| (0.0..=600.0).contains(&v))?),
+    };
     let samples = (duration * fs).round().max(1.0) as usize;
     let notes = [NoteSpec {
         at: 0,
         key: note,
         velocity: velocity as f32 / 127.0,
+        off: hold.map(|h| (h * fs).round() as usize),
     }];
     let r = engine::render(&p, fs, &notes, samples);
     write_wav(&out, fs.round() as u32, 2, &r.audio)

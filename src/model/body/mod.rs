@@ -203,6 +203,25 @@ impl Coefs {
     }
 }
 
+/// Shrinks the poles of `k` so that no mode rings longer than `t60` s at `fs`: each
+/// pole `r e^{iω}` with `r` above `e^{−ln 1000 / (t60 fs)}` is scaled down to it,
+/// keeping its frequency. The readout weights are left alone (a damped mode's output
+/// continues from its state without a step). Nothing happens for an infinite `t60`.
+fn cap_decay(k: &mut Coefs, t60: f64, fs: f64) {
+    if !(t60.is_finite() && t60 > 0.0 && fs > 0.0) {
+        return;
+    }
+    let r_max = (-(1000f64.ln()) / (t60 * fs)).exp();
+    for i in 0..MODES {
+        let r = k.c[i].hypot(k.s[i]);
+        if r > r_max {
+            let q = r_max / r;
+            k.c[i] *= q;
+            k.s[i] *= q;
+        }
+    }
+}
+
 /// 1 below `lo`, 0 from `hi` up, linear between.
 fn band_gain(f: f64, lo: f64, hi: f64) -> f64 {
     ((hi - f) / (hi - lo)).clamp(0.0, 1.0)
@@ -258,6 +277,9 @@ pub struct ModalBody {
     settings: BodySettings,
     fs: f64,
     active: bool,
+    /// Damping by a hand on the body ([`damp`](Self::damp)): every mode's T60 is at most
+    /// this, s (infinite: undamped).
+    damp_t60: f64,
 }
 
 impl ModalBody {
@@ -275,6 +297,7 @@ impl ModalBody {
             settings,
             fs,
             active: false,
+            damp_t60: f64::INFINITY,
         };
         b.retune(settings, fs);
         b
@@ -312,18 +335,47 @@ impl ModalBody {
         }
         self.settings = st;
         self.k = Coefs::of(&st, fs, &self.plate);
+        cap_decay(&mut self.k, self.damp_t60, fs);
         self.active = st.kind != BodyType::None || self.fade_left > 0;
         if !self.active {
             self.reset();
         }
     }
 
-    /// Clears the ringing state (and any crossfade).
+    /// Clears the ringing state (and any crossfade) and lifts any damping.
     pub fn reset(&mut self) {
         self.re = [0.0; MODES];
         self.im = [0.0; MODES];
         self.fade_left = 0;
         self.active = self.settings.kind != BodyType::None;
+        if self.damp_t60.is_finite() {
+            self.undamp();
+        }
+    }
+
+    /// A hand on the body: from the next sample every mode decays with T60 at most
+    /// `t60` seconds (modes already shorter keep their own). Only the poles' radius
+    /// shrinks; the state and the readout weights carry on, so the output has no step,
+    /// only a faster decay. It holds through retunes until [`undamp`](Self::undamp) or
+    /// [`reset`](Self::reset). NaN or a non-positive `t60` is taken as 0.1 ms.
+    pub fn damp(&mut self, t60: f64) {
+        let t60 = if t60 > 1e-4 { t60 } else { 1e-4 };
+        self.damp_t60 = self.damp_t60.min(t60);
+        cap_decay(&mut self.k, self.damp_t60, self.fs);
+        cap_decay(&mut self.old, self.damp_t60, self.fs);
+    }
+
+    /// Lifts the damping: the modes decay with their own T60 again (the state carries
+    /// on; a crossfade's outgoing bank stays damped for its last few milliseconds).
+    /// Control rate.
+    pub fn undamp(&mut self) {
+        self.damp_t60 = f64::INFINITY;
+        self.k = Coefs::of(&self.settings, self.fs, &self.plate);
+    }
+
+    /// True while damped ([`damp`](Self::damp)).
+    pub fn is_damped(&self) -> bool {
+        self.damp_t60.is_finite()
     }
 
     /// Advances one sample with input `u` (added to every mode; the output weights set
