@@ -34,6 +34,11 @@ pub const EXIT_SPEED_LIMIT: f64 = 1.5;
 const GUARD_FACTOR: f64 = 4.0;
 const GUARD_SLACK: f64 = 64.0;
 
+/// The hybrid correction hands the compression back to the method on the way out
+/// below this fraction of `x_max`, where the method's `x` is the better clock (see
+/// `substep`).
+pub const EXIT_ZONE: f64 = 0.2;
+
 /// Where a power is carried from one step to the next (Verlet, Heun, AM1), every
 /// this many steps it is evaluated directly: the roundings carried (a few ulps a
 /// step) stay bounded by a few tens of ulps.
@@ -137,6 +142,8 @@ pub struct Impact {
     theta: f64,
     /// Gravity during contact (inert when `g = 0`).
     load: Loaded,
+    /// [`EXIT_ZONE`] of `x_max` (0 with one step per sample: the paper's hybrid).
+    exit_zone: f64,
 }
 
 impl Impact {
@@ -196,6 +203,10 @@ impl Impact {
             exit_frac: 1.0,
             theta: 1.0,
             load: Loaded::default(),
+            exit_zone: match scheme.stepping {
+                Stepping::Auto => EXIT_ZONE * an.x_max(),
+                Stepping::PerSample => 0.0,
+            },
         }
     }
 
@@ -532,7 +543,13 @@ impl Impact {
         self.x = x1;
         self.v = v1;
         self.f = f1;
-        if x1 > 0.0 && self.hybrid_on {
+        // On the way out, near the wall, v is flat (the force vanishes there) and
+        // x(v) ∝ (v − v_out)^{1/(α+1)} turns any error of v into an early or late
+        // exit: below EXIT_ZONE of x_max the method's own x, accurate in time, is kept.
+        // The potential energy left there is under EXIT_ZONE^{α+1} of the impact's,
+        // and the clamp sets the exit speed.
+        let exiting = v1 < 0.0 && x < self.exit_zone;
+        if x1 > 0.0 && self.hybrid_on && !exiting {
             // Section IV-A1: keep v from the integrator, put x back on the curve (3),
             // and make the force handed to the next step that of the corrected state
             // (x^α from the same series as x, no second powf). A force left over from the
