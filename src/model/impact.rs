@@ -34,10 +34,9 @@ pub const EXIT_SPEED_LIMIT: f64 = 1.5;
 const GUARD_FACTOR: f64 = 4.0;
 const GUARD_SLACK: f64 = 64.0;
 
-/// The hybrid correction hands the compression back to the method on the way out
-/// below this fraction of `x_max`, where the method's `x` is the better clock (see
-/// `substep`).
-pub const EXIT_ZONE: f64 = 0.2;
+/// Below this fraction of `x_max` on the way out, the hybrid's exit is dated by its
+/// own clock (see `Impact::tick_clock`).
+pub const CLOCK_ZONE: f64 = 0.2;
 
 /// Where a power is carried from one step to the next (Verlet, Heun, AM1), every
 /// this many steps it is evaluated directly: the roundings carried (a few ulps a
@@ -142,8 +141,15 @@ pub struct Impact {
     theta: f64,
     /// Gravity during contact (inert when `g = 0`).
     load: Loaded,
-    /// [`EXIT_ZONE`] of `x_max` (0 with one step per sample: the paper's hybrid).
-    exit_zone: f64,
+    /// [`CLOCK_ZONE`] of `x_max` with the hybrid (0 without it, and with one step per
+    /// sample: the paper's convention).
+    clock_zone: f64,
+    /// The exit clock's `x` (NaN until it starts) and the exit it dated, in samples
+    /// since the contact's first sample began (NaN until then). See `tick_clock`.
+    clock_x: f64,
+    clock_t: f64,
+    /// One sample, s.
+    h_sample: f64,
 }
 
 impl Impact {
@@ -203,10 +209,13 @@ impl Impact {
             exit_frac: 1.0,
             theta: 1.0,
             load: Loaded::default(),
-            exit_zone: match scheme.stepping {
-                Stepping::Auto => EXIT_ZONE * an.x_max(),
-                Stepping::PerSample => 0.0,
+            clock_zone: match scheme.stepping {
+                Stepping::Auto if scheme.correction.hybrid() => CLOCK_ZONE * an.x_max(),
+                _ => 0.0,
             },
+            clock_x: f64::NAN,
+            clock_t: f64::NAN,
+            h_sample: sample,
         }
     }
 
@@ -233,6 +242,7 @@ impl Impact {
         let c = self.an.contact;
         self.load = Loaded::new(&c, self.an.v_in, g, exit);
         self.hybrid_on = false;
+        self.clock_zone = 0.0;
         self.f = self.load.force;
         if self.scheme.correction.clamp() && e_target.is_finite() {
             self.v_target = -e_target.clamp(0.0, 1.0) * self.an.v_in;
@@ -261,7 +271,9 @@ impl Impact {
     }
 
     /// Where in the last sample the contact ended, as a fraction of the sample from its
-    /// start (in `(0, 1]`; 1 while in contact).
+    /// start (1 while in contact). With the hybrid correction the exit is dated by its
+    /// clock (see `tick_clock`), which may put it a little before this sample (< 0) or
+    /// after it (> 1).
     pub fn exit_fraction(&self) -> f64 {
         self.exit_frac
     }
@@ -376,10 +388,29 @@ impl Impact {
             self.h_m *= 1.0 - base;
         }
         let mut still = true;
+        // Samples since the contact's first sample began, at substep i + θ.
+        let at = |n: u64, i: u32, theta: f64, substeps: u32| {
+            (n - 1) as f64 + base + (1.0 - base) * (i as f64 + theta) / substeps as f64
+        };
         for i in 0..self.substeps {
-            if !self.substep() {
-                let done = (i as f64 + self.theta) / self.substeps as f64;
-                self.exit_frac = (base + (1.0 - base) * done).clamp(f64::MIN_POSITIVE, 1.0);
+            let v0 = self.v;
+            let ok = self.substep();
+            if self.clock_zone > 0.0 {
+                self.tick_clock(v0, at(self.n, i, 0.0, self.substeps), self.h * self.sample_rate());
+            }
+            if !ok {
+                let mut t_exit = at(self.n, i, self.theta, self.substeps);
+                if self.clock_x.is_finite() {
+                    t_exit = if self.clock_t.is_finite() {
+                        self.clock_t
+                    } else if self.v < 0.0 {
+                        // The curve ended first: the clock has this far to go at v_out.
+                        t_exit + self.clock_x / (-self.v) * self.sample_rate()
+                    } else {
+                        t_exit
+                    };
+                }
+                self.exit_frac = t_exit - (self.n - 1) as f64;
                 still = false;
                 break;
             }
@@ -403,6 +434,38 @@ impl Impact {
             return false;
         }
         true
+    }
+
+    /// Samples a second (the step is a sample over the substeps).
+    #[inline]
+    fn sample_rate(&self) -> f64 {
+        1.0 / (self.h_sample)
+    }
+
+    /// The exit clock of the hybrid correction. On the way out, near the wall, `v` is
+    /// flat (the force vanishes there) and `x(v) ∝ (v − v_out)^{1/(α+1)}` turns a
+    /// small error of the method's `v` into an exit tens of steps early or late, which
+    /// would make the bounce rhythm depend on the rate. Below [`CLOCK_ZONE`] of
+    /// `x_max` the clock carries its own `x` by the trapezoid rule on the method's `v`
+    /// and dates the exit where it reaches 0; the state (and so the energy, eq 20) stays
+    /// the hybrid's. `start` is the step's start in samples, `len` its length.
+    #[inline]
+    fn tick_clock(&mut self, v0: f64, start: f64, len: f64) {
+        if self.clock_t.is_finite() || !(self.v < 0.0) {
+            return;
+        }
+        if !self.clock_x.is_finite() {
+            if self.x > 0.0 && self.x < self.clock_zone {
+                self.clock_x = self.x;
+            }
+            return;
+        }
+        let x1 = self.clock_x + 0.5 * (v0 + self.v) * len / self.sample_rate();
+        if x1 <= 0.0 {
+            let theta = self.clock_x / (self.clock_x - x1);
+            self.clock_t = start + theta * len;
+        }
+        self.clock_x = x1;
     }
 
     /// Ends a trapped contact with the mass at rest at `x̄`.
@@ -543,13 +606,7 @@ impl Impact {
         self.x = x1;
         self.v = v1;
         self.f = f1;
-        // On the way out, near the wall, v is flat (the force vanishes there) and
-        // x(v) ∝ (v − v_out)^{1/(α+1)} turns any error of v into an early or late
-        // exit: below EXIT_ZONE of x_max the method's own x, accurate in time, is kept.
-        // The potential energy left there is under EXIT_ZONE^{α+1} of the impact's,
-        // and the clamp sets the exit speed.
-        let exiting = v1 < 0.0 && x < self.exit_zone;
-        if x1 > 0.0 && self.hybrid_on && !exiting {
+        if x1 > 0.0 && self.hybrid_on {
             // Section IV-A1: keep v from the integrator, put x back on the curve (3),
             // and make the force handed to the next step that of the corrected state
             // (x^α from the same series as x, no second powf). A force left over from the
