@@ -235,16 +235,18 @@ fn bouncing_onsets_are_spaced_by_the_flight_time() {
     let ep = params.engine_params();
     let (c, s) = contact_of(&ep);
     let mut b = Bouncer::strike(c, s, velocity_to_speed(&ep, 1.0), fs, Some(ep.gravity));
-    let mut model = Vec::new(); // (onset, contact samples, v_out)
+    // (onset sample, exact onset and exit instants in samples, v_out) per impact.
+    let mut model = Vec::new();
     let mut n = 0usize;
-    let mut onset = 0;
+    let mut onset = (0, 0.0);
     while !b.is_done() && n < l.len() {
         let smp = b.step(|| (c, s));
         if smp.onset {
-            onset = n;
+            onset = (n, n as f64 + b.impact().start_fraction());
         }
         if smp.detached {
-            model.push((onset, b.impact().samples(), b.impact().v()));
+            let exit = n as f64 + b.impact().exit_fraction();
+            model.push((onset.0, onset.1, exit, b.impact().v()));
         }
         n += 1;
     }
@@ -253,18 +255,25 @@ fn bouncing_onsets_are_spaced_by_the_flight_time() {
     let checked = found.len().min(model.len()) - 1;
     let mut worst: f64 = 0.0;
     for k in 0..checked {
-        assert_eq!(found[k], model[k].0, "onset {k} differs from the core");
-        let (_, tau, v_out) = model[k];
+        // An onset late in its sample may move too little in it to be seen until the
+        // next.
+        let late = found[k].checked_sub(model[k].0);
+        assert!(
+            matches!(late, Some(0 | 1)),
+            "onset {k} differs from the core: {} vs {}",
+            found[k],
+            model[k].0
+        );
+        let (_, _, exit, v_out) = model[k];
         let flight = 2.0 * v_out.abs() / ep.gravity * fs;
-        let interval = (found[k + 1] - found[k]) as f64;
-        let gap = interval - tau as f64;
+        let gap = model[k + 1].1 - exit;
         worst = worst.max((gap - flight).abs());
         assert!(
-            (gap - flight).abs() <= 1.0,
+            (gap - flight).abs() <= 1e-6,
             "bounce {k}: gap {gap} samples, 2|v_out|/g = {flight}"
         );
     }
-    eprintln!("{checked} bounce gaps within {worst:.3} samples of 2|v_out|/g");
+    eprintln!("{checked} bounce gaps within {worst:.2e} samples of 2|v_out|/g");
 }
 
 #[test]

@@ -243,6 +243,11 @@ impl Impact {
         self.load = Loaded::new(&c, self.an.v_in, g, exit);
         self.hybrid_on = false;
         self.clock_zone = 0.0;
+        // The load speeds the mass up in the well: at most to √(v_in² + 2α/(α+1) g x̄).
+        let v_well = (self.an.v_in.powi(2) + 2.0 * g * self.load.x_rest).sqrt();
+        if v_well.is_finite() {
+            self.v_runaway = RUNAWAY_SPEED_RATIO * v_well;
+        }
         self.f = self.load.force;
         if self.scheme.correction.clamp() && e_target.is_finite() {
             self.v_target = -e_target.clamp(0.0, 1.0) * self.an.v_in;

@@ -204,7 +204,7 @@ impl Scaled {
             err[0] += h * (b5 - B4[i]) * ki[0];
             err[1] += h * (b5 - B4[i]) * ki[1];
         }
-        let scale = |i: usize| TOL * (1.0 + y[i].abs().max(y5[i].abs()));
+        let scale = |_: usize| TOL;
         let e = (err[0] / scale(0)).abs().max((err[1] / scale(1)).abs());
         (y5, e)
     }
@@ -226,6 +226,13 @@ impl Scaled {
         // load's (u grows like τ and the load takes over where g̃ τ ~ 1).
         let mut h = 0.01f64.min(0.1 / self.g_tilde.max(1e-300)).min(0.1 / self.gamma.max(1e-300));
         for steps in 1..=MAX_STEPS {
+            // Moving out, a step may go at most twice the distance to the wall: beyond,
+            // the load (which acts out of contact too) could carry a long step out
+            // through the wall and back in unseen.
+            let du = self.du(y);
+            if du < 0.0 && y[0] > 0.0 {
+                h = h.min(2.0 * y[0] / -du);
+            }
             let (y1, err) = self.step(y, h);
             if !(err <= 1.0) || !y1[0].is_finite() || !y1[1].is_finite() {
                 let shrink = if err.is_finite() { (0.9 * err.powf(-0.2)).max(0.1) } else { 0.1 };

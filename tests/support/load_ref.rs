@@ -140,6 +140,13 @@ pub fn reference_restitution_tol(alpha: f64, gamma: f64, g_tilde: f64, tol: f64)
     let mut h = 1e-3 * scale;
     let mut y: State = [0.0, 1.0];
     for _ in 0..5_000_000 {
+        // Moving out, no step longer than twice the time to the wall: a longer one can
+        // cross the wall and come back within the step (the load and the odd extension
+        // push it back in), and the exit would be missed.
+        let du = sys.du(y);
+        if du < 0.0 && y[0] > 0.0 {
+            h = h.min(2.0 * y[0] / -du);
+        }
         let (y1, err) = sys.step(y, h);
         let norm = |i: usize| err[i].abs() / (tol * (1.0 + y[i].abs().max(y1[i].abs())));
         let ratio = norm(0).max(norm(1));
