@@ -14,21 +14,32 @@
 //!
 //! A train always ends. With gravity in contact it ends when the mass rests (it could
 //! not leave: seed 001's sticking, eqs 21–22, found by the exact solver at onset or by
-//! the energy going negative). With gravity in flight only it ends, by the same
-//! criterion, after the first impact at which the load-aware model says the mass would
-//! stick: the rule that stops the endless sub-audible buzz of ever smaller bounces
-//! (Hunt–Crossley's restitution tends to 1 as `v_in → 0`, so without it the train never
-//! ends). Either train also ends after [`MAX_IMPACTS`] impacts (an elastic `μ = 0`
-//! contact bounces for ever) or when more than [`MAX_EVENTS`] contacts would fall in one
-//! sample.
+//! the energy going negative). With gravity in flight only it ends after the first
+//! impact at which the scaled load reaches [`MERGED_LOAD`] (the flight-only model has
+//! stopped holding) or the load-aware model says the mass would stick: the rule that
+//! stops the endless sub-audible buzz of ever smaller bounces (Hunt–Crossley's
+//! restitution tends to 1 as `v_in → 0`, so without it the train never ends). Either
+//! train also ends after [`MAX_IMPACTS`] impacts (an elastic `μ = 0` contact bounces for
+//! ever) or [`MAX_TRAIN_TIME`], or when more than [`MAX_EVENTS`] contacts would fall in
+//! one sample.
 
 use super::contact::Contact;
 use super::impact::Impact;
 use super::scheme::{ClampTarget, Scheme};
 use super::{load, prop1, restitution};
 
+/// With gravity in flight only, the train ends at the first impact whose scaled load
+/// `g̃` (seed 001, eq 4) reaches this: `g̃ ≈ 2 T/t_flight`, so from here the flight is
+/// shorter than about two of the contact's time scales `T`, the bounces have merged
+/// into a buzz at the contact's own frequency, and neglecting gravity in contact (the
+/// paper's premise) no longer holds.
+pub const MERGED_LOAD: f64 = 1.0;
+
 /// Most impacts of one train.
 pub const MAX_IMPACTS: u32 = 10_000;
+/// Longest train, s: no impact starts later (at low gravity and light damping a train
+/// would otherwise go on for minutes; the flight it ends in is silent).
+pub const MAX_TRAIN_TIME: f64 = 60.0;
 /// Most contacts starting within one sample: a train bouncing faster than this has
 /// ended.
 pub const MAX_EVENTS: u32 = 8;
@@ -147,6 +158,8 @@ pub struct Bouncer {
     last: bool,
     /// The train ended with the mass at rest on the wall.
     rest: bool,
+    /// Samples stepped.
+    elapsed: u64,
 }
 
 impl Bouncer {
@@ -181,6 +194,7 @@ impl Bouncer {
             pending_onset: true,
             last: false,
             rest: false,
+            elapsed: 0,
         };
         b.impact = b.open(&latch, v_in, 0.0);
         b
@@ -233,7 +247,8 @@ impl Bouncer {
         let imp = latch.impact(v_in, self.fs, g_contact, start);
         if let (Some(g), false) = (self.train.gravity, self.train.in_contact) {
             let c = imp.analytic().contact;
-            self.last = load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks;
+            let (_, g_tilde) = load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g);
+            self.last = g_tilde >= MERGED_LOAD || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks;
         }
         imp
     }
@@ -250,6 +265,7 @@ impl Bouncer {
     pub fn step<L: Into<Latch>>(&mut self, next: impl FnOnce() -> L) -> BounceSample {
         let mut out = BounceSample::default();
         let mut next = Some(next);
+        self.elapsed += 1;
         // How much of this sample has been accounted for.
         let mut pos = 0.0;
         for _ in 0..MAX_EVENTS {
@@ -292,7 +308,8 @@ impl Bouncer {
                         Some(f) => f().into(),
                         None => self.impact_latch(),
                     };
-                    if self.impacts >= MAX_IMPACTS || !(v_in > 0.0) || pos >= 1.0 {
+                    let late = self.elapsed as f64 > MAX_TRAIN_TIME * self.fs;
+                    if self.impacts >= MAX_IMPACTS || late || !(v_in > 0.0) || pos >= 1.0 {
                         self.finish(false);
                         return out;
                     }
