@@ -394,8 +394,12 @@ impl Default for ReboundParams {
                 .with_value_to_string(formatters::v2s_f32_rounded(2)),
             damping: log_param("Damping μ", d.mu, damping_range(), " s/m"),
             damping_mode: EnumParam::new("Damping from", DampingChoice::Mu),
-            restitution: FloatParam::new("Restitution e", d.restitution as f32, restitution_range())
-                .with_value_to_string(formatters::v2s_f32_rounded(3)),
+            restitution: FloatParam::new(
+                "Restitution e",
+                d.restitution as f32,
+                restitution_range(),
+            )
+            .with_value_to_string(formatters::v2s_f32_rounded(3)),
             integrator: EnumParam::new("Integrator", IntegratorChoice::Verlet),
             correction: EnumParam::new("Correction", CorrectionChoice::Both),
             clamp_target: EnumParam::new("Clamp target", ClampChoice::Exact),

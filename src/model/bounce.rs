@@ -248,7 +248,8 @@ impl Bouncer {
         if let (Some(g), false) = (self.train.gravity, self.train.in_contact) {
             let c = imp.analytic().contact;
             let (_, g_tilde) = load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g);
-            self.last = g_tilde >= MERGED_LOAD || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks;
+            self.last =
+                g_tilde >= MERGED_LOAD || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks;
         }
         imp
     }

@@ -257,7 +257,11 @@ impl Impact {
         // The guard follows the load-aware contact time; a sticking contact's is
         // extended when the mass is trapped (see `trap`).
         let fs = 1.0 / (self.h * self.substeps as f64);
-        let bound = if exit.resolved { exit.tau } else { 2.0 * exit.tau.max(0.0) };
+        let bound = if exit.resolved {
+            exit.tau
+        } else {
+            2.0 * exit.tau.max(0.0)
+        };
         let max = (GUARD_FACTOR * bound * fs + GUARD_SLACK).ceil() as u64;
         self.max_samples = self.max_samples.max(max);
         self
@@ -401,7 +405,11 @@ impl Impact {
             let v0 = self.v;
             let ok = self.substep();
             if self.clock_zone > 0.0 {
-                self.tick_clock(v0, at(self.n, i, 0.0, self.substeps), self.h * self.sample_rate());
+                self.tick_clock(
+                    v0,
+                    at(self.n, i, 0.0, self.substeps),
+                    self.h * self.sample_rate(),
+                );
             }
             if !ok {
                 let mut t_exit = at(self.n, i, self.theta, self.substeps);
@@ -647,7 +655,11 @@ impl Impact {
             return false;
         }
         if self.load.g > 0.0 {
-            let xp = if self.x > 0.0 { self.carried_pow(&c, self.x) } else { 0.0 };
+            let xp = if self.x > 0.0 {
+                self.carried_pow(&c, self.x)
+            } else {
+                0.0
+            };
             if self.load.observe(&c, h, self.x, xp, self.v) {
                 self.trap();
             }

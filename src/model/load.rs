@@ -39,7 +39,8 @@ pub struct LoadExit {
 /// Seed 001's dimensionless damping `γ` and load `g̃` (its eqs 3–4, `β = α + 1`).
 pub fn scaled(k: f64, mu: f64, alpha: f64, mass: f64, v_in: f64, g: f64) -> (f64, f64) {
     let gamma = mu * v_in / (alpha + 1.0);
-    let g_tilde = (mass / k).powf(1.0 / (alpha + 1.0)) * v_in.powf(-2.0 * alpha / (alpha + 1.0)) * g;
+    let g_tilde =
+        (mass / k).powf(1.0 / (alpha + 1.0)) * v_in.powf(-2.0 * alpha / (alpha + 1.0)) * g;
     (gamma, g_tilde)
 }
 
@@ -63,7 +64,9 @@ const TOL: f64 = 1e-10;
 /// The exact load-aware exit of a contact at `v_in` under gravity `g` (m/s², ≥ 0).
 /// Degenerate inputs give the elastic `e = 1`, never a panic.
 pub fn exit(k: f64, mu: f64, alpha: f64, mass: f64, v_in: f64, g: f64) -> LoadExit {
-    let ok = [k, alpha, mass, v_in].iter().all(|p| p.is_finite() && *p > 0.0)
+    let ok = [k, alpha, mass, v_in]
+        .iter()
+        .all(|p| p.is_finite() && *p > 0.0)
         && mu.is_finite()
         && mu >= 0.0
         && g.is_finite()
@@ -88,7 +91,11 @@ pub fn exit(k: f64, mu: f64, alpha: f64, mass: f64, v_in: f64, g: f64) -> LoadEx
         // without the load to within the load's small effect: eq (6)'s exact exit.
         let e = -super::vout::v_out_exact(mu, v_in) / v_in;
         LoadExit {
-            e: if e.is_finite() { e.clamp(0.0, 1.0) } else { 1.0 },
+            e: if e.is_finite() {
+                e.clamp(0.0, 1.0)
+            } else {
+                1.0
+            },
             tau,
             ..s
         }
@@ -164,7 +171,11 @@ impl Scaled {
     #[inline]
     fn rhs(&self, y: State) -> State {
         let u = y[0].max(0.0);
-        let ua = if u > 0.0 { pow_alpha(u, self.alpha) } else { 0.0 };
+        let ua = if u > 0.0 {
+            pow_alpha(u, self.alpha)
+        } else {
+            0.0
+        };
         [y[1] - self.gamma * ua * u, self.g_tilde - ua]
     }
 
@@ -224,7 +235,9 @@ impl Scaled {
         let mut t = 0.0;
         // The first step: a fraction of the unloaded contact's time scale, or of the
         // load's (u grows like τ and the load takes over where g̃ τ ~ 1).
-        let mut h = 0.01f64.min(0.1 / self.g_tilde.max(1e-300)).min(0.1 / self.gamma.max(1e-300));
+        let mut h = 0.01f64
+            .min(0.1 / self.g_tilde.max(1e-300))
+            .min(0.1 / self.gamma.max(1e-300));
         for steps in 1..=MAX_STEPS {
             // Moving out, a step may go at most twice the distance to the wall: beyond,
             // the load (which acts out of contact too) could carry a long step out
@@ -235,7 +248,11 @@ impl Scaled {
             }
             let (y1, err) = self.step(y, h);
             if !(err <= 1.0) || !y1[0].is_finite() || !y1[1].is_finite() {
-                let shrink = if err.is_finite() { (0.9 * err.powf(-0.2)).max(0.1) } else { 0.1 };
+                let shrink = if err.is_finite() {
+                    (0.9 * err.powf(-0.2)).max(0.1)
+                } else {
+                    0.1
+                };
                 h *= shrink;
                 continue;
             }
@@ -306,11 +323,21 @@ mod tests {
 
     #[test]
     fn without_load_it_is_eq_6() {
-        for (mu, v_in) in [(0.5, 0.1), (0.5, 2.0), (1e-4, 1.0), (3.0, 1.0), (10.0, 10.0)] {
+        for (mu, v_in) in [
+            (0.5, 0.1),
+            (0.5, 2.0),
+            (1e-4, 1.0),
+            (3.0, 1.0),
+            (10.0, 10.0),
+        ] {
             let x = exit(1e7, mu, 1.5, 0.01, v_in, 0.0);
             let e_exact = -v_out_exact(mu, v_in) / v_in;
             assert!(x.resolved && !x.sticks);
-            assert!((x.e - e_exact).abs() < 1e-8, "μ {mu} v {v_in}: {} vs {e_exact}", x.e);
+            assert!(
+                (x.e - e_exact).abs() < 1e-8,
+                "μ {mu} v {v_in}: {} vs {e_exact}",
+                x.e
+            );
         }
     }
 
@@ -332,7 +359,10 @@ mod tests {
                 let mut a = [1e7, 0.5, 1.5, 0.01, 0.1, 9.81];
                 a[i] = p;
                 let x = exit(a[0], a[1], a[2], a[3], a[4], a[5]);
-                assert!(x.e.is_finite() && (0.0..=1.0).contains(&x.e), "{a:?}: {x:?}");
+                assert!(
+                    x.e.is_finite() && (0.0..=1.0).contains(&x.e),
+                    "{a:?}: {x:?}"
+                );
             }
         }
     }
@@ -406,7 +436,14 @@ impl Loaded {
     /// After a step of length `h` to `(x, v)`: the dissipated energy (trapezoid), the
     /// drift of `H + D` and the trap test. Returns true when the mass just got trapped.
     #[inline]
-    pub fn observe(&mut self, c: &super::contact::Contact, h: f64, x: f64, x_pow: f64, v: f64) -> bool {
+    pub fn observe(
+        &mut self,
+        c: &super::contact::Contact,
+        h: f64,
+        x: f64,
+        x_pow: f64,
+        v: f64,
+    ) -> bool {
         let rate = (c.mu * c.k * x_pow + self.drag) * v * v;
         self.dissipated += 0.5 * h * (rate + self.rate);
         self.rate = rate;
@@ -435,7 +472,8 @@ impl Loaded {
             return false;
         }
         let xp = |x: f64| if x > 0.0 { x.powf(c.alpha) } else { 0.0 };
-        let e = self.hamiltonian(c, x, xp(x), v) - self.hamiltonian(c, self.x_rest, xp(self.x_rest), 0.0);
+        let e = self.hamiltonian(c, x, xp(x), v)
+            - self.hamiltonian(c, self.x_rest, xp(self.x_rest), 0.0);
         let amp = (2.0 * e.max(0.0) * self.k_eq).sqrt();
         amp <= REST_FORCE * self.force
     }

@@ -83,8 +83,7 @@ pub fn solve_am1(
         let damp = 1.0 + c.mu * v;
         let spring = c.k * xa_pow;
         let g = f + spring * damp + outer;
-        let slope =
-            1.0 + drag * c1 + c.k * (c.alpha * xa_pow / x * c2 * damp + xa_pow * c.mu * c1);
+        let slope = 1.0 + drag * c1 + c.k * (c.alpha * xa_pow / x * c2 * damp + xa_pow * c.mu * c1);
         (g, slope, spring)
     };
     let (mut lo, mut hi) = (-xa / c2, 0.0);
