@@ -310,7 +310,8 @@ impl Bouncer {
                         None => self.impact_latch(),
                     };
                     let late = self.elapsed as f64 > MAX_TRAIN_TIME * self.fs;
-                    if self.impacts >= MAX_IMPACTS || late || !(v_in > 0.0) || pos >= 1.0 {
+                    let no_speed = v_in.is_nan() || v_in <= 0.0;
+                    if self.impacts >= MAX_IMPACTS || late || no_speed || pos >= 1.0 {
                         self.finish(false);
                         return out;
                     }

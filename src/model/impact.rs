@@ -464,7 +464,7 @@ impl Impact {
     /// the hybrid's. `start` is the step's start in samples, `len` its length.
     #[inline]
     fn tick_clock(&mut self, v0: f64, start: f64, len: f64) {
-        if self.clock_t.is_finite() || !(self.v < 0.0) {
+        if self.clock_t.is_finite() || self.v.is_nan() || self.v >= 0.0 {
             return;
         }
         if !self.clock_x.is_finite() {

@@ -247,7 +247,7 @@ impl Scaled {
                 h = h.min(2.0 * y[0] / -du);
             }
             let (y1, err) = self.step(y, h);
-            if !(err <= 1.0) || !y1[0].is_finite() || !y1[1].is_finite() {
+            if err.is_nan() || err > 1.0 || !y1[0].is_finite() || !y1[1].is_finite() {
                 let shrink = if err.is_finite() {
                     (0.9 * err.powf(-0.2)).max(0.1)
                 } else {
