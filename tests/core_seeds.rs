@@ -343,3 +343,43 @@ fn deep_wells_found_by_the_properties() {
         assert!((x.e - r).abs() < 1e-6, "{} vs {r}", x.e);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Gravity in contact over the full ranges, every method × correction × target:
+    /// the state stays finite, and the contact ends (leaves, or rests at x̄) within its
+    /// guard, never running away from a load-aware exit.
+    #[test]
+    fn loaded_contacts_always_end(
+        k in log_range(1e2, 1e12),
+        mu in log_range(1e-4, 10.0),
+        alpha in prop_oneof![1 => Just(1.0), 1 => Just(3.0), 4 => 1.0..=3.0f64],
+        mass in log_range(1e-4, 1.0),
+        v_in in log_range(1e-3, 50.0),
+        g in log_range(0.1, 100.0),
+        fs in prop_oneof![Just(22_050.0), Just(48_000.0), Just(96_000.0)],
+    ) {
+        let c = Contact::new(k, mu, alpha, mass);
+        for method in Method::ALL {
+            for correction in Correction::ALL {
+                for target in [ClampTarget::Exact, ClampTarget::Approx] {
+                    let scheme = Scheme::new(method, correction, target);
+                    let mut imp = Latch::from((c, scheme)).impact(v_in, fs, Some(g), 0.0);
+                    let mut n = 0u64;
+                    while imp.step() {
+                        prop_assert!(imp.x().is_finite() && imp.v().is_finite());
+                        n += 1;
+                        prop_assert!(n < 20_000_000, "{method:?} {correction:?}: no end");
+                    }
+                    prop_assert!(imp.v().is_finite() && imp.x().is_finite());
+                    if imp.rested() {
+                        prop_assert_eq!(imp.x(), load::x_rest(k, alpha, mass, g));
+                    } else {
+                        prop_assert!(imp.v() <= 0.0 || imp.runaway(), "{method:?} {correction:?}: v {}", imp.v());
+                    }
+                }
+            }
+        }
+    }
+}
