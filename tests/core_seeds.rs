@@ -383,3 +383,19 @@ proptest! {
         }
     }
 }
+
+/// Found by `loaded_contacts_always_end`: a stiff, light-load contact whose coarse RK4
+/// step (no correction) put x past the wall while the load drove v inward; it must stay
+/// in contact rather than "leave" moving in.
+#[test]
+fn a_step_past_the_wall_moving_in_stays_in_contact() {
+    let c = Contact::new(
+        466113802348.2836,
+        0.000941964577171357,
+        1.8124755183702075,
+        0.543397684364656,
+    );
+    let scheme = Scheme::new(Method::Rk4, Correction::None, ClampTarget::Exact);
+    let imp = one_impact(Latch::from((c, scheme)), 0.001, 22_050.0, Some(100.0));
+    assert!(imp.v() <= 0.0 || imp.rested(), "v {}", imp.v());
+}

@@ -1,0 +1,109 @@
+//! Gravity during contact (seed 001) and restitution targets (seed 000) for one
+//! contact: the load in the force, the load-aware exit, trapping and rest.
+
+use super::*;
+
+impl Impact {
+    /// The same contact leaving at `−e v_in`: the clamp's target for a damping set from
+    /// a restitution `e` (whose `μ` was solved so that eq (6) gives exactly this).
+    pub fn with_restitution_target(mut self, e: f64) -> Self {
+        if self.scheme.correction.clamp()
+            && self.scheme.clamp_target == ClampTarget::Exact
+            && e.is_finite()
+        {
+            self.v_target = -e.clamp(0.0, 1.0) * self.an.v_in;
+        }
+        self
+    }
+
+    /// The same contact under gravity `g` (m/s²) during contact (seed 001), with its
+    /// exact load-aware outcome `exit` solved at onset (`load::exit`) and the clamp's
+    /// restitution `e_target` (the exact `exit.e`, or Proposition 1's). `g ≤ 0` or
+    /// non-finite leaves the contact as it is.
+    pub fn with_gravity(mut self, g: f64, exit: LoadExit, e_target: f64) -> Self {
+        if !(g.is_finite() && g > 0.0) {
+            return self;
+        }
+        let c = self.an.contact;
+        self.load = Loaded::new(&c, self.an.v_in, g, exit);
+        self.hybrid_on = false;
+        self.clock_zone = 0.0;
+        // The load speeds the mass up in the well: at most to √(v_in² + 2α/(α+1) g x̄).
+        let v_well = (self.an.v_in.powi(2) + 2.0 * g * self.load.x_rest).sqrt();
+        if v_well.is_finite() {
+            self.v_runaway = RUNAWAY_SPEED_RATIO * v_well;
+        }
+        self.f = self.load.force;
+        if self.scheme.correction.clamp() && e_target.is_finite() {
+            self.v_target = -e_target.clamp(0.0, 1.0) * self.an.v_in;
+        } else if !exit.sticks {
+            self.v_target = -exit.e * self.an.v_in;
+        }
+        // The guard follows the load-aware contact time; a sticking contact's is
+        // extended when the mass is trapped (see `trap`).
+        let fs = 1.0 / (self.h * self.substeps as f64);
+        let bound = if exit.resolved {
+            exit.tau
+        } else {
+            2.0 * exit.tau.max(0.0)
+        };
+        let max = (GUARD_FACTOR * bound * fs + GUARD_SLACK).ceil() as u64;
+        self.max_samples = self.max_samples.max(max);
+        self
+    }
+
+    /// Gravity during contact, m/s² (0 for the paper's contact).
+    pub fn gravity(&self) -> f64 {
+        self.load.g
+    }
+
+    /// The exact load-aware outcome solved at onset, under gravity during contact.
+    pub fn load_exit(&self) -> Option<LoadExit> {
+        self.load.exit
+    }
+
+    /// True when the contact ended with the mass at rest at `x̄ = (m g/k)^{1/α}`.
+    pub fn rested(&self) -> bool {
+        self.load.rested
+    }
+
+    /// True once the load-aware energy went negative (the mass can no longer leave).
+    pub fn trapped(&self) -> bool {
+        self.load.trapped
+    }
+
+    /// Largest residual drift of the load-aware energy balance `H + D` over the
+    /// contact, relative to the energy the exact contact dissipates (0 without load).
+    pub fn load_drift(&self) -> f64 {
+        self.load.max_dev
+    }
+
+    /// Ends a trapped contact with the mass at rest at `x̄`.
+    #[cold]
+    pub(super) fn rest(&mut self) {
+        self.load.rested = true;
+        self.x = self.load.x_rest;
+        self.v = 0.0;
+        self.f = 0.0;
+        self.in_contact = false;
+    }
+
+    /// The mass got trapped (its load-aware energy is negative): the settling drag is
+    /// on, and the guard allows for the settling.
+    #[cold]
+    pub(super) fn trap(&mut self) {
+        let fs = 1.0 / (self.h * self.substeps as f64);
+        let settle = self.load.settle_bound(&self.an.contact) * fs;
+        let until = self.n as f64 + settle + GUARD_SLACK;
+        if until.is_finite() {
+            self.max_samples = self.max_samples.max(until.ceil() as u64);
+        }
+    }
+
+    /// The external force on the mass at velocity `v`: the load less the settling drag
+    /// (both 0 for the paper's contact).
+    #[inline(always)]
+    pub(super) fn ext(&self, v: f64) -> f64 {
+        self.load.force - self.load.drag * v
+    }
+}
