@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the release bundles and runs the real-host tests: pedalboard renders MIDI
 # through the VST3, and the editor is opened under Xvfb + openbox + xsettingsd and
-# screenshotted to assets/editor.png.
+# screenshotted to assets/editor.png, after a bouncing, gravity-in-contact note has
+# come to rest (so the screenshot shows the load-aware plots and readouts).
 #   scripts/host_tests.sh            # everything
 #   SKIP_BUILD=1 scripts/host_tests.sh
 # Honours CARGO_TARGET_DIR (default ./target).
@@ -50,5 +51,28 @@ xsettingsd -c /tmp/rebound-xsettingsd.conf >/tmp/rebound-xsettingsd.log 2>&1 &
 XS=$!
 sleep 1
 mkdir -p assets
-.venv/bin/python tests/host_pedalboard.py --editor assets/editor.png
+# The default patch: the editor opens and draws (checked, not kept).
+.venv/bin/python tests/host_pedalboard.py --editor /tmp/rebound-editor-default.png
+# The README's screenshot: a bouncing, gravity-in-contact patch, played until the mass
+# rests on the wall, then the editor opened on its last contact.
+.venv/bin/python - assets/editor.png <<'PY'
+import os, subprocess, sys, threading, time
+import mido, pedalboard
+out = sys.argv[1]
+p = pedalboard.load_plugin(os.environ["REBOUND_VST3"])
+p.bouncing = True
+p.gravity_in_contact = True
+p.body = "Plate"
+p([mido.Message("note_on", note=60, velocity=30, time=0.0)], duration=6.0,
+  sample_rate=48000, num_channels=2)
+ev = threading.Event()
+def shoot():
+    time.sleep(4.0)
+    subprocess.run(["import", "-window", "root", out], check=False)
+    ev.set()
+threading.Thread(target=shoot, daemon=True).start()
+p.show_editor(ev)
+if not os.path.exists(out):
+    sys.exit("no screenshot")
+PY
 echo "screenshot: assets/editor.png"

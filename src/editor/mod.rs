@@ -8,7 +8,7 @@
 
 mod plots;
 
-use crate::engine::ContactTrace;
+use crate::engine::{BounceMode, ContactTrace, LastContact, RestState};
 use crate::params::ReboundParams;
 use nice_plug::editor::dpi::{LogicalSize, NativeSize};
 use nice_plug::editor::{HostMethods, SizeConstraints, SpawnedEditor};
@@ -190,14 +190,13 @@ impl NiceEguiApp for App {
         let setter = gui.param_setter();
         let p = self.params.clone();
         // Compact rows: all six groups fit the default height without scrolling.
-        ui.spacing_mut().item_spacing.y = 2.0;
+        ui.spacing_mut().item_spacing.y = 1.0;
         ui.spacing_mut().interact_size.y = 16.0;
         ui.horizontal_top(|ui| {
             egui::ScrollArea::vertical()
                 .max_width(GROUP_WIDTH + 16.0)
                 .show(ui, |ui| {
                     ui.vertical(|ui| {
-                        ui.heading("Rebound");
                         group(ui, "Strike", |ui| {
                             slider(ui, &p.v_min, &setter);
                             slider(ui, &p.v_max, &setter);
@@ -207,7 +206,9 @@ impl NiceEguiApp for App {
                         group(ui, "Contact (latched at onset)", |ui| {
                             slider(ui, &p.stiffness, &setter);
                             slider(ui, &p.alpha, &setter);
+                            slider(ui, &p.damping_mode, &setter);
                             slider(ui, &p.damping, &setter);
+                            slider(ui, &p.restitution, &setter);
                         });
                         group(ui, "Integrator and correction", |ui| {
                             slider(ui, &p.integrator, &setter);
@@ -217,6 +218,7 @@ impl NiceEguiApp for App {
                         group(ui, "Bouncing", |ui| {
                             slider(ui, &p.bouncing, &setter);
                             slider(ui, &p.gravity, &setter);
+                            slider(ui, &p.gravity_in_contact, &setter);
                         });
                         group(ui, "Body", |ui| {
                             slider(ui, &p.body, &setter);
@@ -238,7 +240,7 @@ impl NiceEguiApp for App {
             ui.separator();
             ui.vertical(|ui| {
                 let w = (ui.available_width() - 8.0).max(200.0);
-                let h = ((ui.available_height() - 150.0) / 3.0).clamp(80.0, 260.0);
+                let h = ((ui.available_height() - 190.0) / 3.0).clamp(80.0, 260.0);
                 let size = egui::vec2(w, h);
                 let empty = ContactTrace::default();
                 let t = self.trace.as_deref().unwrap_or(&empty);
@@ -261,7 +263,7 @@ const GROUP_WIDTH: f32 = 390.0;
 
 fn group(ui: &mut egui::Ui, title: &str, body: impl FnOnce(&mut egui::Ui)) {
     egui::Frame::group(ui.style())
-        .inner_margin(egui::Margin::symmetric(6, 3))
+        .inner_margin(egui::Margin::symmetric(6, 1))
         .show(ui, |ui| {
             ui.set_width(GROUP_WIDTH - 14.0);
             ui.strong(title);
@@ -281,15 +283,15 @@ fn readouts(ui: &mut egui::Ui, t: &ContactTrace, shared: &EditorShared) {
         if t.seq == 0 {
             ui.label("Play a note to see its contact.");
         } else {
+            let dev = if t.load { "%drift(H+D)" } else { "%dev(H)" };
             ui.monospace(format!(
-                "{} + {} | v_in {:.3} m/s | contact {} samples | %dev(H) {:.3e} | %err(v_out) {:+.3e} | Newton {:.2} (max {})",
+                "{} + {} | v_in {:.3} m/s | contact {} samples | {dev} {:.3e} | %err(v_out) {} | Newton {:.2} (max {})",
                 t.scheme.method.name(),
                 t.scheme.correction.name(),
                 t.v_in,
                 t.samples,
                 t.dev_h_pct,
-                // An exact exit gives −0.0: shown as +0.
-                t.err_vout_pct + 0.0,
+                signed_pct(t.err_vout_pct),
                 t.newton_mean,
                 t.newton_max
             ));
@@ -306,4 +308,111 @@ fn readouts(ui: &mut egui::Ui, t: &ContactTrace, shared: &EditorShared) {
             shared.guard_events.load(Ordering::Relaxed)
         ));
     });
+    if t.seq > 0 {
+        ui.monospace(damping_text(&t.last));
+        ui.monospace(format!(
+            "{} | {}",
+            bounce_text(t.bounce, t.gravity, &t.last),
+            rest_text(t.rest)
+        ));
+    }
+}
+
+/// A signed percentage; an exact result (−0.0) shows as +0, an undefined one as n/a.
+fn signed_pct(v: f64) -> String {
+    if v.is_finite() {
+        format!("{:+.3e}", v + 0.0)
+    } else {
+        "n/a".into()
+    }
+}
+
+/// The last contact's damping: its mode, the μ it used, and the restitution obtained
+/// (`−v_out/v_in`) against the exact one.
+fn damping_text(l: &LastContact) -> String {
+    let mode = match l.restitution {
+        Some(e) => format!(
+            "damping from restitution e {e:.3} → μ = {:.6}/v_in = {:.4e} s/m",
+            l.mu * l.v_in,
+            l.mu
+        ),
+        None => format!("damping from μ {:.4e} s/m", l.mu),
+    };
+    if l.impact == 0 {
+        return format!("{mode} | no contact ended yet");
+    }
+    format!(
+        "{mode} | impact #{}: e = −v_out/v_in {:.6} (exact {:.6})",
+        l.impact, l.e, l.e_exact
+    )
+}
+
+/// The bouncing of the last note, with the load-aware drift of its last contact.
+fn bounce_text(mode: BounceMode, g: f64, l: &LastContact) -> String {
+    match mode {
+        BounceMode::Off => "bouncing off".into(),
+        BounceMode::FlightOnly => format!("bouncing: flight only, g {g:.2} m/s²"),
+        BounceMode::InContact if l.load_drift_pct.is_finite() => format!(
+            "bouncing: gravity in contact, g {g:.2} m/s² | load drift {:.3e} % of ΔH",
+            l.load_drift_pct
+        ),
+        BounceMode::InContact => format!("bouncing: gravity in contact, g {g:.2} m/s²"),
+    }
+}
+
+fn rest_text(r: RestState) -> String {
+    match r {
+        RestState::Single => "single impact".into(),
+        RestState::Bouncing => "bouncing".into(),
+        RestState::Sticking => "sticking (settling on the wall)".into(),
+        RestState::Resting { x_rest } => {
+            format!("resting at x_rest = (mg/k)^(1/α) = {:.3} µm", x_rest * 1e6)
+        }
+        RestState::Ended => "ended (bounces under a sample)".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readout_texts() {
+        let l = LastContact {
+            impact: 3,
+            v_in: 1.0,
+            e: 0.3,
+            e_exact: 0.3,
+            mu: 3.087082,
+            restitution: Some(0.3),
+            load_drift_pct: f64::NAN,
+        };
+        let d = damping_text(&l);
+        assert!(
+            d.contains("restitution e 0.300") && d.contains("3.087082/v_in"),
+            "{d}"
+        );
+        assert!(d.contains("#3") && d.contains("0.300000"), "{d}");
+        let mu = damping_text(&LastContact {
+            restitution: None,
+            mu: 0.5,
+            ..l
+        });
+        assert!(mu.starts_with("damping from μ 5.0000e-1"), "{mu}");
+        assert_eq!(bounce_text(BounceMode::Off, 9.81, &l), "bouncing off");
+        assert!(bounce_text(BounceMode::FlightOnly, 9.81, &l).contains("flight only"));
+        let drift = LastContact {
+            load_drift_pct: 1.5,
+            ..l
+        };
+        let b = bounce_text(BounceMode::InContact, 9.81, &drift);
+        assert!(b.contains("in contact") && b.contains("1.500e0 %"), "{b}");
+        assert_eq!(
+            rest_text(RestState::Resting { x_rest: 4.5826e-6 }),
+            "resting at x_rest = (mg/k)^(1/α) = 4.583 µm"
+        );
+        assert!(rest_text(RestState::Sticking).starts_with("sticking"));
+        assert_eq!(signed_pct(-0.0), "+0.000e0");
+        assert_eq!(signed_pct(f64::NAN), "n/a");
+    }
 }

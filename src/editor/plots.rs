@@ -1,6 +1,9 @@
 //! The live plots of the last contact, drawn with egui's painter (no plotting crate):
 //! simulated points over the analytic curves of eqs (20) and (3), and the per-bounce
-//! residual-energy drift.
+//! residual-energy drift. Under gravity during contact (seed 001) neither eq (20) nor
+//! eq (3) holds: the Hamiltonian plot shows the load-aware energy balance instead, the
+//! phase portrait the simulated points alone, and the drift plot the model's
+//! load-aware energy drift per contact.
 
 use crate::engine::ContactTrace;
 use crate::model::Analytic;
@@ -8,6 +11,7 @@ use egui::{Color32, Pos2, Rect, Sense, Shape, Stroke, Ui, Vec2, pos2};
 
 const SIM: Color32 = Color32::from_rgb(255, 170, 60);
 const ANALYTIC: Color32 = Color32::from_rgb(90, 180, 255);
+const BALANCE: Color32 = Color32::from_rgb(120, 220, 120);
 const AXIS: Color32 = Color32::from_gray(90);
 const ANALYTIC_POINTS: usize = 160;
 
@@ -70,18 +74,19 @@ fn analytic_curve(an: &Analytic, f: impl Fn(&Analytic, f64) -> f64) -> Vec<(f64,
         .collect()
 }
 
-/// `H/H₀` against `v/v_in`: the simulation over eq (20).
+/// `H/H₀` against `v/v_in`: the simulation over eq (20); under load the load-aware
+/// `H` and `H + D` (D: the energy dissipated so far) over the balance `H + D = H₀`.
 pub fn hamiltonian(ui: &mut Ui, t: &ContactTrace, size: Vec2) {
-    let (painter, rect) = plot_area(
-        ui,
-        "Hamiltonian H/H₀ against v/v_in (dots: simulated, line: eq 20)",
-        size,
-    );
+    let title = if t.load {
+        "Load-aware H = ½mv² + kx^(α+1)/(α+1) − mgx over H₀ (orange), H + D (green, D: \
+         dissipated) against v/v_in; line: H + D = H₀"
+    } else {
+        "Hamiltonian H/H₀ against v/v_in (dots: simulated, line: eq 20)"
+    };
+    let (painter, rect) = plot_area(ui, title, size);
     if t.len == 0 || t.v_in <= 0.0 {
         return;
     }
-    let an = Analytic::new(t.contact, t.v_in);
-    let h0 = an.h_0();
     let fr = Frame {
         rect,
         x0: -1.0,
@@ -89,17 +94,37 @@ pub fn hamiltonian(ui: &mut Ui, t: &ContactTrace, size: Vec2) {
         y0: 0.0,
         y1: 1.05,
     };
-    let line = analytic_curve(&an, |a, v| a.hamiltonian_of_v(v) / h0);
-    curve(
-        &painter,
-        line.iter().map(|(v, h)| fr.map(v / t.v_in, *h)).collect(),
-        ANALYTIC,
-    );
-    dots(
-        &painter,
-        (0..t.len).map(|i| fr.map(t.v[i] as f64 / t.v_in, t.h[i] as f64)),
-        SIM,
-    );
+    if t.load {
+        curve(
+            &painter,
+            vec![fr.map(-1.0, 1.0), fr.map(1.0, 1.0)],
+            ANALYTIC,
+        );
+        dots(
+            &painter,
+            (0..t.len).map(|i| fr.map(t.v[i] as f64 / t.v_in, t.h[i] as f64)),
+            SIM,
+        );
+        dots(
+            &painter,
+            (0..t.len).map(|i| fr.map(t.v[i] as f64 / t.v_in, (t.h[i] + t.d[i]) as f64)),
+            BALANCE,
+        );
+    } else {
+        let an = Analytic::new(t.contact, t.v_in);
+        let h0 = an.h_0();
+        let line = analytic_curve(&an, |a, v| a.hamiltonian_of_v(v) / h0);
+        curve(
+            &painter,
+            line.iter().map(|(v, h)| fr.map(v / t.v_in, *h)).collect(),
+            ANALYTIC,
+        );
+        dots(
+            &painter,
+            (0..t.len).map(|i| fr.map(t.v[i] as f64 / t.v_in, t.h[i] as f64)),
+            SIM,
+        );
+    }
     if t.runaway {
         painter.text(
             rect.right_top() + egui::vec2(-6.0, 4.0),
@@ -111,18 +136,19 @@ pub fn hamiltonian(ui: &mut Ui, t: &ContactTrace, size: Vec2) {
     }
 }
 
-/// Phase portrait `x/x_max` against `v/v_in` over the analytic `x(v)` of eq (3).
+/// Phase portrait `x/x_max` against `v/v_in` over the analytic `x(v)` of eq (3); under
+/// load (no closed form) the simulated points over their own largest `x`, with the
+/// rest position `x̄` dashed.
 pub fn phase(ui: &mut Ui, t: &ContactTrace, size: Vec2) {
-    let (painter, rect) = plot_area(
-        ui,
-        "Phase portrait x/x_max against v/v_in (line: eq 3)",
-        size,
-    );
+    let title = if t.load {
+        "Phase portrait x/x_max against v/v_in (under load: simulated only; dashed: x_rest)"
+    } else {
+        "Phase portrait x/x_max against v/v_in (line: eq 3)"
+    };
+    let (painter, rect) = plot_area(ui, title, size);
     if t.len == 0 || t.v_in <= 0.0 {
         return;
     }
-    let an = Analytic::new(t.contact, t.v_in);
-    let xm = an.x_max().max(f64::MIN_POSITIVE);
     let fr = Frame {
         rect,
         x0: -1.0,
@@ -130,12 +156,32 @@ pub fn phase(ui: &mut Ui, t: &ContactTrace, size: Vec2) {
         y0: 0.0,
         y1: 1.1,
     };
-    let line = analytic_curve(&an, |a, v| a.x_of_v(v) / xm);
-    curve(
-        &painter,
-        line.iter().map(|(v, x)| fr.map(v / t.v_in, *x)).collect(),
-        ANALYTIC,
-    );
+    let xm = if t.load {
+        let m = t.x[..t.len].iter().fold(0.0f64, |m, x| m.max(*x as f64));
+        let c = t.contact;
+        let x_rest = crate::model::load::x_rest(c.k, c.alpha, c.mass, t.load_g);
+        let xm = m.max(x_rest).max(f64::MIN_POSITIVE);
+        let y = x_rest / xm;
+        let mut v = -1.0;
+        while v < 1.0 {
+            painter.line_segment(
+                [fr.map(v, y), fr.map((v + 0.04).min(1.0), y)],
+                Stroke::new(1.0, ANALYTIC),
+            );
+            v += 0.08;
+        }
+        xm
+    } else {
+        let an = Analytic::new(t.contact, t.v_in);
+        let xm = an.x_max().max(f64::MIN_POSITIVE);
+        let line = analytic_curve(&an, |a, v| a.x_of_v(v) / xm);
+        curve(
+            &painter,
+            line.iter().map(|(v, x)| fr.map(v / t.v_in, *x)).collect(),
+            ANALYTIC,
+        );
+        xm
+    };
     dots(
         &painter,
         (0..t.len).map(|i| fr.map(t.v[i] as f64 / t.v_in, t.x[i] as f64 / xm)),
@@ -143,13 +189,15 @@ pub fn phase(ui: &mut Ui, t: &ContactTrace, size: Vec2) {
     );
 }
 
-/// Residual energy after each bounce against the exact chain, %.
+/// Residual energy after each bounce against the exact chain, %; under load the
+/// model's load-aware energy drift of each contact, %.
 pub fn drift(ui: &mut Ui, t: &ContactTrace, size: Vec2) {
-    let (painter, rect) = plot_area(
-        ui,
-        "Residual-energy drift per bounce, % (0 = exact chain)",
-        size,
-    );
+    let title = if t.drift_load {
+        "Load-aware energy drift per bounce: max |H + D − H₀| / ΔH of the exact contact, %"
+    } else {
+        "Residual-energy drift per bounce, % (0 = exact chain)"
+    };
+    let (painter, rect) = plot_area(ui, title, size);
     let n = t.bounces;
     if n == 0 {
         return;
@@ -162,7 +210,8 @@ pub fn drift(ui: &mut Ui, t: &ContactTrace, size: Vec2) {
         rect,
         x0: 0.0,
         x1: n.max(8) as f64,
-        y0: -m * 1.1,
+        // The load-aware drift is a magnitude: no negative half.
+        y0: if t.drift_load { 0.0 } else { -m * 1.1 },
         y1: m * 1.1,
     };
     painter.line_segment(

@@ -16,7 +16,7 @@ pub use offline::{NoteSpec, Rendered, render};
 pub use params::{EngineParams, LIMITS, NoteOff, within};
 use smoothing::Smoothed;
 use trace::Tracer;
-pub use trace::{ContactTrace, TRACE_BOUNCES, TRACE_POINTS};
+pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};
 
 /// Most voices a user can ask for.
 pub const MAX_VOICES: usize = 64;
@@ -109,16 +109,7 @@ impl Engine {
             n_terminated: 0,
             clock: 0,
             peak: 0.0,
-            tracer: Box::new(Tracer {
-                slot: None,
-                work: ContactTrace::default(),
-                v_first: 0.0,
-                v_chain: 0.0,
-                recording: false,
-                counter: 0,
-                max_dev: 0.0,
-                h0: 1.0,
-            }),
+            tracer: Box::new(Tracer::new()),
             published: Box::new(ContactTrace::default()),
             trace_sink: None,
         };
@@ -335,12 +326,7 @@ impl Engine {
     }
 
     fn trace_voice(&mut self, slot: usize) {
-        let t = &mut self.tracer;
-        t.slot = Some(slot);
-        t.v_first = 0.0;
-        t.v_chain = 0.0;
-        t.recording = false;
-        t.work.bounces = 0;
+        self.tracer.follow(slot, &self.params);
     }
 
     /// Renders `out.len()` samples (mono) after the events given so far.
@@ -432,60 +418,8 @@ impl Engine {
         let Some(b) = self.voices[slot].bouncer() else {
             return;
         };
-        let imp = b.impact();
-        let an = *imp.analytic();
         let t = &mut self.tracer;
-        if s.contact.onset {
-            if t.v_first == 0.0 {
-                t.v_first = an.v_in;
-                t.v_chain = an.v_in;
-            }
-            t.recording = an.v_in >= 0.1 * t.v_first;
-            if t.recording {
-                t.work.len = 0;
-                t.work.stride = 1;
-                t.counter = 0;
-                t.max_dev = 0.0;
-                t.h0 = an.h_0().max(f64::MIN_POSITIVE);
-                t.work.contact = an.contact;
-                t.work.scheme = imp.scheme();
-                t.work.v_in = an.v_in;
-                t.work.fs = self.fs;
-                t.push(an.v_in, 0.0, 1.0);
-            }
-        }
-        if t.recording {
-            let (x, v) = (imp.x(), imp.v());
-            let h = an.contact.hamiltonian(x, v) / t.h0;
-            if imp.in_contact() {
-                let dev = an.hamiltonian_deviation(x, v).abs();
-                if dev.is_finite() {
-                    t.max_dev = t.max_dev.max(dev);
-                }
-            }
-            t.push(v, x, h);
-        }
-        if s.contact.detached {
-            let v_sim = imp.v();
-            let exact = an.v_out();
-            if t.recording {
-                t.work.samples = imp.samples();
-                // Eqs (27) and (28) as `rebound simulate` measures them (metrics.rs).
-                t.work.dev_h_pct = 100.0 * t.max_dev / an.delta_h_tau(exact).abs();
-                t.work.err_vout_pct = 100.0 * (v_sim - exact) / exact;
-                t.work.runaway = imp.runaway();
-                t.work.newton_mean = imp.newton.mean();
-                t.work.newton_max = imp.newton.max;
-            }
-            // Exact chain: each bounce of the analytic model starts at the previous
-            // exact |v_out| with the contact latched for this impact.
-            let v_exact_chain = an.contact.impact(t.v_chain).v_out().abs();
-            t.v_chain = v_exact_chain;
-            if t.work.bounces < TRACE_BOUNCES {
-                let e = (v_sim * v_sim) / (v_exact_chain * v_exact_chain) - 1.0;
-                t.work.drift_pct[t.work.bounces] = (100.0 * e) as f32;
-                t.work.bounces += 1;
-            }
+        if t.sample(b, &s.contact, &self.params, self.fs) {
             t.work.seq += 1;
             t.work.guard_events = self.guard_events;
             (*self.published).clone_from(&t.work);
