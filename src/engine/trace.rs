@@ -343,7 +343,12 @@ impl Tracer {
             self.push(v, x, h, d);
         }
         let mut publish = false;
-        if g > 0.0 && imp.trapped() && !s.detached && self.work.rest != RestState::Sticking {
+        if g > 0.0
+            && imp.trapped()
+            && !s.detached
+            && !b.is_done()
+            && self.work.rest != RestState::Sticking
+        {
             self.work.rest = RestState::Sticking;
             publish = true;
         }
@@ -448,118 +453,5 @@ fn rest_of(b: &Bouncer) -> RestState {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::Engine;
-
-    /// Plays one note of `p` until its train is over (or `seconds`), returning the
-    /// last trace and how many times it was published.
-    fn play(p: &EngineParams, velocity: f32, seconds: f64) -> (ContactTrace, u64) {
-        let fs = 48000.0;
-        let mut e = Engine::new(fs);
-        e.set_params(p);
-        e.set_sample_rate(fs);
-        e.note_on(60, velocity, 0, None);
-        let mut buf = [0.0f32; 512];
-        let mut n = 0.0;
-        while n < seconds * fs {
-            e.render(&mut buf);
-            n += buf.len() as f64;
-            if !matches!(
-                e.last_trace().rest,
-                RestState::Bouncing | RestState::Sticking
-            ) && e.last_trace().seq > 0
-            {
-                break;
-            }
-        }
-        (e.last_trace().clone(), e.last_trace().seq)
-    }
-
-    #[test]
-    fn a_single_impact_keeps_the_papers_figures() {
-        let (t, seq) = play(&EngineParams::default(), 1.0, 0.1);
-        assert_eq!(seq, 1);
-        assert_eq!(t.bounce, BounceMode::Off);
-        assert_eq!(t.rest, RestState::Single);
-        assert!(!t.load && !t.drift_load);
-        assert_eq!(t.last.restitution, None);
-        assert_eq!(t.last.mu, 0.5);
-        assert!((t.last.e - t.last.e_exact).abs() < 1e-9, "{:?}", t.last);
-        assert!(t.last.load_drift_pct.is_nan());
-    }
-
-    #[test]
-    fn restitution_mode_obtains_its_e() {
-        let p = EngineParams {
-            from_restitution: true,
-            restitution: 0.3,
-            bouncing: true,
-            ..EngineParams::default()
-        };
-        let (t, _) = play(&p, 1.0, 2.0);
-        assert_eq!(t.last.restitution, Some(0.3));
-        // The μ implied is seed 000's z(e)/v_in (e = 0.3 → 3.087082).
-        assert!(
-            (t.last.mu * t.last.v_in - 3.087082).abs() < 1e-5,
-            "{:?}",
-            t.last
-        );
-        assert!((t.last.e - 0.3).abs() < 1e-9, "{:?}", t.last);
-        assert_eq!(t.bounce, BounceMode::FlightOnly);
-        // Each bounce follows the exact chain v ← e v.
-        for d in &t.drift_pct[..t.bounces] {
-            assert!(d.abs() < 1e-6, "{:?}", &t.drift_pct[..t.bounces]);
-        }
-    }
-
-    #[test]
-    fn gravity_in_contact_comes_to_rest_at_x_rest() {
-        let p = EngineParams {
-            bouncing: true,
-            gravity_in_contact: true,
-            ..EngineParams::default()
-        };
-        let (t, _) = play(&p, 0.0, 20.0);
-        eprintln!(
-            "{:?} {:?} {:?} len {}",
-            t.rest,
-            t.last,
-            &t.drift_pct[..t.bounces],
-            t.len
-        );
-        assert_eq!(t.bounce, BounceMode::InContact);
-        let x_rest = crate::model::load::x_rest(p.k, p.alpha, p.mass, p.gravity);
-        assert_eq!(t.rest, RestState::Resting { x_rest }, "{:?}", t.last);
-        assert!(t.drift_load && t.bounces > 1);
-        assert!(t.load && t.load_g == p.gravity);
-        for d in &t.drift_pct[..t.bounces] {
-            assert!(
-                d.is_finite() && *d >= 0.0,
-                "{:?}",
-                &t.drift_pct[..t.bounces]
-            );
-        }
-        // The recorded contact's H + D stays at H₀ (D summed per sample).
-        for i in 0..t.len {
-            let hd = t.h[i] as f64 + t.d[i] as f64;
-            assert!((hd - 1.0).abs() < 0.02, "point {i}: H + D = {hd}");
-        }
-    }
-
-    #[test]
-    fn a_flight_only_train_ends_by_the_sticking_rule() {
-        let p = EngineParams {
-            bouncing: true,
-            ..EngineParams::default()
-        };
-        let (t, _) = play(&p, 0.0, 20.0);
-        assert_eq!(t.bounce, BounceMode::FlightOnly);
-        assert!(
-            matches!(t.rest, RestState::Resting { .. } | RestState::Ended),
-            "{:?}",
-            t.rest
-        );
-        assert!(!t.drift_load && t.bounces > 1);
-    }
-}
+#[path = "trace_tests.rs"]
+mod tests;

@@ -420,7 +420,14 @@ impl Loaded {
             x_rest,
             k_eq: c.k * c.alpha * x_rest.powf(c.alpha - 1.0),
             h0,
-            delta_h: (h0 - 0.5 * c.mass * v_out * v_out).max(f64::MIN_POSITIVE),
+            // What the contact dissipates: down to ½ m v_out², or for a mass that
+            // sticks, to the bottom of the well, H(x̄) = −α/(α+1) m g x̄.
+            delta_h: if exit.sticks {
+                h0 + c.alpha / (c.alpha + 1.0) * c.mass * g * x_rest
+            } else {
+                h0 - 0.5 * c.mass * v_out * v_out
+            }
+            .max(f64::MIN_POSITIVE),
             ..Self::default()
         }
     }
@@ -429,8 +436,14 @@ impl Loaded {
     /// energy in physical units), from `x^α` at hand.
     #[inline]
     pub fn hamiltonian(&self, c: &super::contact::Contact, x: f64, x_pow: f64, v: f64) -> f64 {
-        let x = x.max(0.0);
-        0.5 * c.mass * v * v + c.k * x * x_pow / (c.alpha + 1.0) - self.force * x
+        // The load's potential holds on both sides of the wall (a step that ends past
+        // it has flown the rest of its length); the spring's only in contact.
+        let spring = if x > 0.0 {
+            c.k * x * x_pow / (c.alpha + 1.0)
+        } else {
+            0.0
+        };
+        0.5 * c.mass * v * v + spring - self.force * x
     }
 
     /// After a step of length `h` to `(x, v)`: the dissipated energy (trapezoid), the

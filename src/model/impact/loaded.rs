@@ -34,6 +34,26 @@ impl Impact {
             self.v_runaway = RUNAWAY_SPEED_RATIO * v_well;
         }
         self.f = self.load.force;
+        if self.scheme.stepping == Stepping::Auto && !self.closed_form {
+            // Steps for the deepest compression under the load: energy bounds it by
+            // the larger of 2^{1/(α+1)} times the unloaded x_max and the depth where the
+            // load's work is half the spring's, (2(α+1) m g/k)^{1/α}.
+            let a = c.alpha;
+            let x_free =
+                ((a + 1.0) * c.mass * self.an.v_in.powi(2) / (2.0 * c.k)).powf(1.0 / (a + 1.0));
+            let x_load = (2.0 * (a + 1.0) * c.mass * g / c.k).powf(1.0 / a);
+            let x_deep = (x_free * 2f64.powf(1.0 / (a + 1.0))).max(x_load);
+            let sample = self.h * self.substeps as f64;
+            match substeps_at(&c, self.an.v_in, x_deep, sample) {
+                Some(n) if n > self.substeps => {
+                    self.substeps = n;
+                    self.h = sample / n as f64;
+                    self.h_m = self.h / c.mass;
+                }
+                Some(_) => {}
+                None => self.closed_form = true,
+            }
+        }
         if self.scheme.correction.clamp() && e_target.is_finite() {
             self.v_target = -e_target.clamp(0.0, 1.0) * self.an.v_in;
         } else if !exit.sticks {

@@ -77,10 +77,14 @@ pub const MAX_SUBSTEPS: u32 = 2048;
 /// Sub-steps per sample for a contact at step `h`, or `None` where it needs more than
 /// [`MAX_SUBSTEPS`] (or the parameters are degenerate).
 pub fn substeps_for(an: &Analytic, h: f64) -> Option<u32> {
-    let c = an.contact;
-    let x_max = an.x_max();
-    let x_pow = c.x_pow_alpha(x_max);
-    let omega2 = c.k * c.alpha * (x_pow / x_max) * (1.0 + c.mu * an.v_in) / c.mass;
+    substeps_at(&an.contact, an.v_in, an.x_max(), h)
+}
+
+/// [`substeps_for`] with the deepest compression `x_deep` given (under a load the mass
+/// goes deeper than eq (8)'s `x_max`).
+pub fn substeps_at(c: &Contact, v_in: f64, x_deep: f64, h: f64) -> Option<u32> {
+    let x_pow = c.x_pow_alpha(x_deep);
+    let omega2 = c.k * c.alpha * (x_pow / x_deep) * (1.0 + c.mu * v_in) / c.mass;
     let lambda = c.k * x_pow * c.mu / c.mass;
     let h_omega = h * omega2.sqrt();
     let stable = (h_omega / OMEGA_STEP).max(h * lambda / DAMPING_STEP);
@@ -310,7 +314,11 @@ impl Impact {
         let base = if self.n == 1 { self.start } else { 0.0 };
         if self.closed_form {
             self.exit_frac = 1.0;
-            self.end(self.v_target, false);
+            if self.load.exit.is_some_and(|e| e.sticks) {
+                self.rest();
+            } else {
+                self.end(self.v_target, false);
+            }
             return false;
         }
         let (h, h_m) = (self.h, self.h_m);
