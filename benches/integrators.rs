@@ -4,7 +4,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rebound::model::vout::{v_out_approx, v_out_exact};
-use rebound::model::{Bouncer, ClampTarget, Contact, Correction, Impact, Method, Phase, Scheme};
+use rebound::model::{
+    Bouncer, ClampTarget, Contact, Correction, Impact, Latch, Method, Phase, Scheme, load, prop1,
+    restitution,
+};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -64,6 +67,113 @@ fn in_contact(c: &mut Criterion) {
     group.finish();
 }
 
+/// The same contact with the load `m g` during contact (seed 001), and with its damping
+/// set from a restitution (seed 000): per sample, as `contact_ns_per_sample`. Each
+/// impact is built as the instrument builds it at onset (`Latch::impact`, which under
+/// load solves `load::exit` once), so the onset is spread over the contact's samples
+/// as `Impact::new` is in the groups above. Under load the hybrid correction stands
+/// aside: `both` is the clamp plus the load's bookkeeping.
+fn seeded_contacts(c: &mut Criterion) {
+    let latch = |scheme, restitution| Latch {
+        contact: contact(),
+        scheme,
+        restitution,
+    };
+    let mut group = c.benchmark_group("contact_ns_per_sample_gravity_in_contact");
+    for method in Method::ALL {
+        for correction in [Correction::None, Correction::Both] {
+            let l = latch(Scheme::new(method, correction, ClampTarget::Exact), None);
+            let start = || l.impact(V_IN, FS, Some(9.81), 0.0);
+            let mut imp = start();
+            group.bench_function(format!("{}/{}", method.name(), correction.name()), |b| {
+                b.iter(|| {
+                    if !imp.step() {
+                        imp = start();
+                    }
+                    black_box((imp.x(), imp.v()))
+                })
+            });
+        }
+    }
+    group.finish();
+    let mut group = c.benchmark_group("contact_ns_per_sample_restitution");
+    for method in Method::ALL {
+        for correction in [Correction::None, Correction::Both] {
+            let l = latch(
+                Scheme::new(method, correction, ClampTarget::Exact),
+                Some(0.7),
+            );
+            let start = || l.impact(V_IN, FS, None, 0.0);
+            let mut imp = start();
+            group.bench_function(format!("{}/{}", method.name(), correction.name()), |b| {
+                b.iter(|| {
+                    if !imp.step() {
+                        imp = start();
+                    }
+                    black_box((imp.x(), imp.v()))
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+/// What a contact costs once, at its onset: the load-aware exit at the default patch
+/// (k 1e7, mu 0.5, alpha 1.5, m 0.01 kg, g 9.81), the restitution's damping, Proposition
+/// 1's approximate restitution, and the whole onset (`Latch::impact`) with and without
+/// the load, against `Impact::new`.
+fn onset(c: &mut Criterion) {
+    let patch = Contact::new(1e7, 0.5, 1.5, 0.01);
+    let g = 9.81;
+    let mut group = c.benchmark_group("onset_ns");
+    for v_in in [0.1, 0.01, 0.001] {
+        group.bench_function(format!("load_exit/v_in={v_in}"), |b| {
+            b.iter(|| {
+                load::exit(
+                    black_box(patch.k),
+                    black_box(patch.mu),
+                    patch.alpha,
+                    patch.mass,
+                    black_box(v_in),
+                    g,
+                )
+            })
+        });
+        let steps = load::exit(patch.k, patch.mu, patch.alpha, patch.mass, v_in, g).steps;
+        eprintln!("load_exit/v_in={v_in}: {steps} Dormand-Prince steps");
+    }
+    for e in [0.3, 0.7, 0.9] {
+        group.bench_function(format!("mu_v_in_for/e={e}"), |b| {
+            b.iter(|| restitution::mu_v_in_for(black_box(e)))
+        });
+    }
+    for v_in in [0.1, 0.01, 0.001] {
+        let (gamma, g_tilde) = load::scaled(patch.k, patch.mu, patch.alpha, patch.mass, v_in, g);
+        group.bench_function(format!("restitution_prop1/v_in={v_in}"), |b| {
+            b.iter(|| prop1::restitution_prop1(patch.alpha, black_box(gamma), black_box(g_tilde)))
+        });
+    }
+    let scheme = Scheme::new(Method::Verlet, Correction::Both, ClampTarget::Exact);
+    group.bench_function("impact_new/v_in=0.1", |b| {
+        b.iter(|| Impact::new(black_box(patch), scheme, black_box(0.1), FS))
+    });
+    for (name, restitution, gravity) in [
+        ("latch_impact/plain", None, None),
+        ("latch_impact/restitution", Some(0.7), None),
+        ("latch_impact/gravity_in_contact", None, Some(g)),
+    ] {
+        let l = Latch {
+            contact: patch,
+            scheme,
+            restitution,
+        };
+        group.bench_function(format!("{name}/v_in=0.1"), |b| {
+            b.iter(|| l.impact(black_box(0.1), FS, gravity, 0.0))
+        });
+    }
+    group.finish();
+}
+
 fn free_flight(c: &mut Criterion) {
     // A weak gravity keeps the mass in flight for seconds between contacts. A flight
     // sample is a few instructions, less than criterion's own per-iteration cost, so
@@ -112,6 +222,6 @@ criterion_group! {
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    targets = in_contact, free_flight, v_out
+    targets = in_contact, seeded_contacts, free_flight, v_out, onset
 }
 criterion_main!(benches);

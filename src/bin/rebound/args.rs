@@ -63,6 +63,11 @@ impl Options {
         })
     }
 
+    /// True when `--name` was given a value.
+    pub fn has(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
     pub fn flag(&self, name: &str) -> bool {
         self.flags.iter().any(|f| f == name)
     }

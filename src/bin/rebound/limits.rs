@@ -31,9 +31,17 @@ const fn real(name: &'static str, unit: &'static str, min: f64, max: f64, defaul
 
 /// Every numeric option of `simulate` and `sequence`, in the order of the usage text;
 /// the contact's ranges are the plugin's own ([`rebound::engine::LIMITS`]).
-pub const LIMITS: [Limit; 8] = [
+pub const LIMITS: [Limit; 9] = [
     real("k", "N/m^alpha", PLUGIN[0].k, PLUGIN[1].k, 1e7),
     real("mu", "s/m", PLUGIN[0].mu, PLUGIN[1].mu, 0.5),
+    // No default: without it the damping is --mu's (see `usage_table`).
+    real(
+        "restitution",
+        "",
+        PLUGIN[0].restitution,
+        PLUGIN[1].restitution,
+        f64::NAN,
+    ),
     real("alpha", "", PLUGIN[0].alpha, PLUGIN[1].alpha, 1.5),
     real("mass", "kg", PLUGIN[0].mass, PLUGIN[1].mass, 0.01),
     real("v-in", "m/s", PLUGIN[0].v_max, PLUGIN[1].v_max, 0.5),
@@ -107,12 +115,16 @@ pub fn usage_table() -> String {
     let mut out =
         String::from("numeric options of simulate and sequence (accepted range; default):");
     for l in &LIMITS {
+        let default = if l.default.is_nan() {
+            "off (damping from --mu; not with --mu)".to_string()
+        } else {
+            number_text(l.default)
+        };
         out += &format!(
-            "\n  --{:<9} {:<16} {:<24} default {}",
+            "\n  --{:<11} {:<16} {:<24} default {default}",
             l.name,
             l.kind(),
             l.range_text(),
-            number_text(l.default)
         );
     }
     out

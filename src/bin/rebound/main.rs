@@ -5,10 +5,12 @@ mod args;
 mod json;
 mod limits;
 mod render;
+mod train;
 
 use args::{ArgError, Options};
 use rebound::model::paper::{self, Table, TableId};
-use rebound::model::sequence::{Handover, run_sequence};
+use rebound::model::restitution;
+use rebound::model::sequence::{Handover, SequenceImpact, run_sequence};
 use rebound::model::{ClampTarget, Contact, Correction, Method, Scheme, simulate_impact};
 use std::process::ExitCode;
 
@@ -16,7 +18,7 @@ const USAGE: &str = "usage:
   rebound paper [--table 1|2a|2b|3a|3b] [--json]
   rebound simulate [contact options] [--v-in V] [--per-sample] [--json]
   rebound sequence [contact options] [--v-in V] [--impacts N] [--gravity G]
-                   [--paper-heun-handover] [--per-sample] [--json]
+                   [--gravity-in-contact] [--paper-heun-handover] [--per-sample] [--json]
   rebound render --out FILE.wav [--note N] [--velocity 1..127] [--duration S] [--fs FS]
                  [--hold S (release the key after S s; default: held)]
                  [--plot FILE.png] [every plugin parameter: --k --mu --alpha --mass
@@ -25,10 +27,20 @@ const USAGE: &str = "usage:
                  --body-freq --key-track --t60 --brightness --position --mix
                  --note-off ring|damp --release --gain --voices]
 contact options:
-  --k K  --mu MU  --alpha A  --mass M  --fs FS  --method verlet|heun|rk4|am1
-  --correction none|hybrid|clamp|both  --clamp-target approx|exact
+  --k K  --mu MU | --restitution E  --alpha A  --mass M  --fs FS
+  --method verlet|heun|rk4|am1  --correction none|hybrid|clamp|both
+  --clamp-target approx|exact
+  --restitution E  damping from a coefficient of restitution (seed 000) instead of --mu:
+                 each impact gets the mu that makes it leave at -E v_in, and the exact
+                 clamp targets -E v_in
   --per-sample   one step of the method per sample, as in the paper's tables (default:
-                 sub-steps where the contact is too stiff for the rate, as the plugin)";
+                 sub-steps where the contact is too stiff for the rate, as the plugin)
+sequence:
+  without --gravity-in-contact: Table III's chain of aligned impacts, gravity in flight
+                 only, exactly --impacts N of them
+  --gravity-in-contact  the instrument's bouncing train with the load m g during contact
+                 too (seed 001): onsets at the exact return instants, at most N impacts,
+                 ending earlier when the mass comes to rest on the wall (or after 600 s)";
 
 /// The usage text with the validity ranges of `simulate` and `sequence`.
 fn usage() -> String {
@@ -63,9 +75,10 @@ fn run(argv: &[String]) -> Result<String, ArgError> {
     }
 }
 
-const CONTACT_OPTS: [&str; 9] = [
+const CONTACT_OPTS: [&str; 10] = [
     "k",
     "mu",
+    "restitution",
     "alpha",
     "mass",
     "v-in",
@@ -77,14 +90,29 @@ const CONTACT_OPTS: [&str; 9] = [
 
 /// The physical and numerical setup shared by `simulate` and `sequence`.
 struct Setup {
+    /// With a restitution, `contact.mu` is the damping at `v_in` it gives.
     contact: Contact,
     scheme: Scheme,
     v_in: f64,
     fs: f64,
+    /// Damping from a coefficient of restitution (seed 000) instead of `--mu`.
+    restitution: Option<f64>,
 }
 
 fn setup(o: &Options) -> Result<Setup, ArgError> {
     let k = o.within("k")?;
+    if o.has("mu") && o.has("restitution") {
+        return Err(ArgError(
+            "--restitution: not with --mu (the restitution sets the damping: give one \
+             of them)"
+                .into(),
+        ));
+    }
+    let restitution = if o.has("restitution") {
+        Some(o.within("restitution")?)
+    } else {
+        None
+    };
     let mu = o.within("mu")?;
     let alpha = o.within("alpha")?;
     let mass = o.within("mass")?;
@@ -93,6 +121,10 @@ fn setup(o: &Options) -> Result<Setup, ArgError> {
     let method: Method = o.get("method", Method::Verlet)?;
     let correction: Correction = o.get("correction", Correction::None)?;
     let clamp_target: ClampTarget = o.get("clamp-target", ClampTarget::Exact)?;
+    let mu = match restitution {
+        Some(e) => restitution::mu_for(e, v_in),
+        None => mu,
+    };
     Ok(Setup {
         contact: Contact::new(k, mu, alpha, mass),
         scheme: if o.flag("per-sample") {
@@ -102,6 +134,7 @@ fn setup(o: &Options) -> Result<Setup, ArgError> {
         },
         v_in,
         fs,
+        restitution,
     })
 }
 
@@ -190,13 +223,20 @@ fn cmd_simulate(rest: &[String]) -> Result<String, ArgError> {
     let s = setup(&o)?;
     // %err(v_out) against the exact root unless the approximate clamp target is
     // asked for (as in Table II(b)).
-    let r = simulate_impact(s.contact, s.scheme, s.v_in, s.fs, s.scheme.clamp_target);
+    let r = match s.restitution {
+        None => simulate_impact(s.contact, s.scheme, s.v_in, s.fs, s.scheme.clamp_target),
+        Some(e) => train::simulate_restitution(s.contact, s.scheme, s.v_in, s.fs, e),
+    };
     if o.flag("json") {
-        return Ok(json::Object::default()
+        let mut j = json::Object::default()
             .str("method", s.scheme.method.name())
             .str("correction", s.scheme.correction.name())
             .str("clamp_target", s.scheme.clamp_target.name())
-            .num("v_in", s.v_in)
+            .num("v_in", s.v_in);
+        if let Some(e) = s.restitution {
+            j = j.num("restitution", e).num("mu", s.contact.mu);
+        }
+        return Ok(j
             .int("contact_samples", r.contact_samples)
             .num("v_out_sim", r.v_out_sim)
             .num("v_out_exact", r.v_out_exact)
@@ -214,8 +254,17 @@ fn cmd_simulate(rest: &[String]) -> Result<String, ArgError> {
             .int("substeps", r.substeps as u64)
             .build());
     }
+    let damping = match s.restitution {
+        Some(e) => format!(
+            "restitution       {e} (seed 000): mu {:.12} s/m, mu v_in {:.9}\n",
+            s.contact.mu,
+            s.contact.mu * s.v_in
+        ),
+        None => String::new(),
+    };
     Ok(format!(
         "{} / correction {} / clamp target {}\n\
+         {damping}\
          contact samples   {}\n\
          tau (eq 9)        {:.4} samples\n\
          v_out sim         {:.12}\n\
@@ -255,12 +304,27 @@ fn cmd_sequence(rest: &[String]) -> Result<String, ArgError> {
     let o = Options::parse(
         rest,
         &valued,
-        &["json", "paper-heun-handover", "per-sample"],
+        &[
+            "json",
+            "paper-heun-handover",
+            "per-sample",
+            "gravity-in-contact",
+        ],
     )?;
     let s = setup(&o)?;
     // A whole number within 1..=100000, so the conversion is exact.
     let impacts = o.within("impacts")? as usize;
     let g = o.within("gravity")?;
+    if o.flag("gravity-in-contact") {
+        if o.flag("paper-heun-handover") {
+            return Err(ArgError(
+                "--paper-heun-handover: only for Table III's chain, not with \
+                 --gravity-in-contact"
+                    .into(),
+            ));
+        }
+        return Ok(train::cmd_train(&s, g, impacts as u32, o.flag("json")));
+    }
     let handover = if o.flag("paper-heun-handover") {
         Handover::PaperHeunPredicted
     } else {
@@ -268,19 +332,19 @@ fn cmd_sequence(rest: &[String]) -> Result<String, ArgError> {
     };
     let mut rows = Vec::new();
     let mut t = 0.0;
-    let summary = run_sequence(
-        s.contact,
-        s.scheme,
-        s.v_in,
-        s.fs,
-        impacts,
-        handover,
-        |i, r| {
-            rows.push((i + 1, t, *r));
-            // Onset of the next impact: this contact, then the exact flight 2|v_out|/g.
-            t += r.contact_samples as f64 / s.fs + 2.0 * r.v_out_sim.abs() / g;
-        },
-    );
+    let mut each = |i: usize, r: &SequenceImpact| {
+        rows.push((i + 1, t, *r));
+        // Onset of the next impact: this contact, then the exact flight 2|v_out|/g.
+        t += r.contact_samples as f64 / s.fs + 2.0 * r.v_out_sim.abs() / g;
+    };
+    let summary = match s.restitution {
+        None => run_sequence(
+            s.contact, s.scheme, s.v_in, s.fs, impacts, handover, &mut each,
+        ),
+        Some(e) => train::restitution_sequence(
+            s.contact, s.scheme, s.v_in, s.fs, e, impacts, handover, &mut each,
+        ),
+    };
     if o.flag("json") {
         let items = rows.iter().map(|(i, t, r)| {
             json::Object::default()
@@ -296,7 +360,11 @@ fn cmd_sequence(rest: &[String]) -> Result<String, ArgError> {
                 .boolean("closed_form", r.closed_form)
                 .build()
         });
-        return Ok(json::Object::default()
+        let mut j = json::Object::default();
+        if let Some(e) = s.restitution {
+            j = j.num("restitution", e);
+        }
+        return Ok(j
             .int("impacts", summary.impacts as u64)
             .num("accum_err_pct", summary.accum_err_pct)
             .num("max_dev_h_pct", summary.max_dev_h_pct)
