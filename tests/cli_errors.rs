@@ -793,9 +793,6 @@ fn sequence_gravity_in_contact_bound_restitution_and_text() {
 }
 
 #[test]
-#[ignore = "model: the speed guard (4 v_in) trips under load below v_in ~ 2e-3 m/s and a \
-            sticking contact without the clamp then leaves at the unloaded v_out (report, \
-            issue 9)"]
 fn sequence_gravity_in_contact_rests_without_correction() {
     let out = train_json(&["--impacts", "100000"]);
     assert!(out.contains("\"rest\":true"), "{}", &out[..300]);
