@@ -798,3 +798,46 @@ fn sequence_gravity_in_contact_rests_without_correction() {
     assert!(out.contains("\"rest\":true"), "{}", &out[..300]);
     assert!(!out.contains("\"runaway\":true"));
 }
+
+#[test]
+fn render_takes_gravity_in_contact_and_restitution() {
+    let dir = std::env::temp_dir().join(format!("rebound-render-seeds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wav = dir.join("ball.wav");
+    let (code, out, err) = rebound(&[
+        "render",
+        "--bouncing",
+        "on",
+        "--gravity-in-contact",
+        "on",
+        "--restitution",
+        "0.6",
+        "--duration",
+        "2",
+        "--out",
+        wav.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(std::fs::metadata(&wav).unwrap().len() > 1000);
+    assert_refused(
+        &["render", "--gravity-in-contact", "maybe", "--out", "x.wav"],
+        "--gravity-in-contact",
+    );
+    assert_refused(
+        &[
+            "render",
+            "--restitution",
+            "0.6",
+            "--mu",
+            "0.3",
+            "--out",
+            "x.wav",
+        ],
+        "--restitution",
+    );
+    assert_refused(
+        &["render", "--restitution", "1.5", "--out", "x.wav"],
+        "--restitution",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -23,7 +23,9 @@ const USAGE: &str = "usage:
                  [--hold S (release the key after S s; default: held)]
                  [--plot FILE.png] [every plugin parameter: --k --mu --alpha --mass
                  --v-min --v-max --velocity-curve --method --correction --clamp-target
-                 --bouncing on|off --gravity --body none|bar|plate|membrane|bell|wood
+                 --restitution E (damping from e, not with --mu)
+                 --bouncing on|off --gravity --gravity-in-contact on|off
+                 --body none|bar|plate|membrane|bell|wood
                  --body-freq --key-track --t60 --brightness --position --mix
                  --note-off ring|damp --release --gain --voices]
 contact options:

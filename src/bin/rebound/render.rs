@@ -16,7 +16,7 @@ struct Numeric {
     get: fn(&EngineParams) -> f64,
 }
 
-const NUMERIC: [Numeric; 17] = [
+const NUMERIC: [Numeric; 18] = [
     Numeric {
         name: "v-min",
         set: |p, v| p.v_min = v,
@@ -98,6 +98,11 @@ const NUMERIC: [Numeric; 17] = [
         get: |p| p.voices as f64,
     },
     Numeric {
+        name: "restitution",
+        set: |p, v| p.restitution = v,
+        get: |p| p.restitution,
+    },
+    Numeric {
         name: "release",
         set: |p, v| p.release = v,
         get: |p| p.release,
@@ -122,6 +127,7 @@ pub fn options() -> Vec<&'static str> {
         "correction",
         "clamp-target",
         "bouncing",
+        "gravity-in-contact",
         "body",
         "note-off",
         "hold",
@@ -154,15 +160,26 @@ pub fn cmd_render(rest: &[String]) -> Result<String, ArgError> {
     p.clamp_target = o.get("clamp-target", p.clamp_target)?;
     p.body = o.get::<BodyType>("body", p.body)?;
     p.note_off = o.get::<NoteOff>("note-off", p.note_off)?;
-    p.bouncing = match o.get::<String>("bouncing", "off".into())?.as_str() {
-        "on" | "true" | "1" => true,
-        "off" | "false" | "0" => false,
-        other => {
-            return Err(ArgError(format!(
-                "--bouncing: expected on or off (got '{other}')"
-            )));
+    let on_off = |name: &str| -> Result<bool, ArgError> {
+        match o.get::<String>(name, "off".into())?.as_str() {
+            "on" | "true" | "1" => Ok(true),
+            "off" | "false" | "0" => Ok(false),
+            other => Err(ArgError(format!(
+                "--{name}: expected on or off (got '{other}')"
+            ))),
         }
     };
+    p.bouncing = on_off("bouncing")?;
+    p.gravity_in_contact = on_off("gravity-in-contact")?;
+    // Damping from a restitution (seed 000) when one is given.
+    if o.has("restitution") {
+        if o.has("mu") {
+            return Err(ArgError(
+                "--restitution: not with --mu (the damping comes from one or the other)".into(),
+            ));
+        }
+        p.from_restitution = true;
+    }
     let note: u8 = o.get("note", 60)?;
     if note > 127 {
         return Err(ArgError(format!("--note: must be 0 to 127 (got {note})")));
