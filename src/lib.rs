@@ -1,8 +1,8 @@
 //! Rebound: a Hunt–Crossley impact synthesizer.
 //!
-//! `model` is the physics; `voice` and `engine` the framework-free instrument (shared by
-//! the plugin and `rebound render`); `params`, `plugin` and `editor` the nice-plug glue;
-//! `render` the offline WAV/PNG output.
+//! `model` is the physics; `engine` (with its `voice`s) the framework-free instrument
+//! (shared by the plugin and `rebound render`); `params`, `plugin` and `editor` the
+//! nice-plug glue; `render` the offline WAV/PNG output. See the README's Architecture.
 
 pub mod editor;
 pub mod engine;
@@ -10,6 +10,6 @@ pub mod model;
 pub mod params;
 pub mod plugin;
 pub mod render;
-pub mod voice;
 
+pub use engine::voice;
 pub use plugin::Rebound;

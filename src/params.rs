@@ -285,7 +285,7 @@ impl From<BodyChoice> for BodyType {
 pub struct ReboundParams {
     /// Editor window size, restored with the session.
     #[persist = "editor-size"]
-    pub editor_size: crate::editor::EditorSize,
+    pub editor_size: crate::editor::size::EditorSize,
 
     // ---- Strike ----
     /// Impact speed at MIDI velocity 0.
@@ -379,7 +379,7 @@ impl Default for ReboundParams {
     fn default() -> Self {
         let d = EngineParams::default();
         Self {
-            editor_size: crate::editor::EditorSize::new(EDITOR_SIZE.0, EDITOR_SIZE.1),
+            editor_size: crate::editor::size::EditorSize::new(EDITOR_SIZE.0, EDITOR_SIZE.1),
             v_min: log_param("Min speed", d.v_min, speed_range(), " m/s"),
             v_max: log_param("Max speed", d.v_max, speed_range(), " m/s"),
             velocity_curve: FloatParam::new(

@@ -1,6 +1,8 @@
 //! Offline rendering through the same engine the plugin runs (`rebound render`, tests).
 
-use super::{ContactTrace, Engine, EngineParams};
+use super::params::EngineParams;
+use super::trace::ContactTrace;
+use super::voices::Engine;
 
 /// A note for [`render`]: key, velocity in `[0, 1]`, start in samples, and the sample
 /// at which its key is released (`None`: held to the end).

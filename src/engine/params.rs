@@ -2,9 +2,11 @@
 //! one framework-free spec the plugin's ranges, the engine's clamping and the CLI's
 //! checks are built from.
 
-use super::MAX_VOICES;
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
+
+/// Most voices a user can ask for.
+pub const MAX_VOICES: usize = 64;
 
 /// Every parameter of the instrument as a plain value (the plugin converts its
 /// parameters to this once per block; the CLI builds it from options).

@@ -1,5 +1,8 @@
 //! One-pole smoothing of the body and output parameters.
 
+/// Time constant of the smoothing of gain, mix and body settings, s.
+pub const SMOOTHING_TIME: f64 = 0.010;
+
 /// One-pole smoothing toward a target.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Smoothed {

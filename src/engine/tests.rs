@@ -1,6 +1,7 @@
 //! Unit tests of the engine's guards.
 
 use super::*;
+use crate::engine::LIMITS;
 
 #[test]
 fn a_smoother_holding_nan_recovers() {
@@ -17,7 +18,7 @@ fn the_output_guard_sees_the_gain() {
     let mut e = Engine::new(48000.0);
     e.note_on(60, 1.0, 0, None);
     e.params.gain_db = f64::NAN;
-    e.gain.value = f64::NAN;
+    e.output.poison_gain();
     let mut out = [0.0f32; 256];
     e.render(&mut out);
     assert!(out.iter().all(|s| s.is_finite()), "{:?}", &out[..4]);

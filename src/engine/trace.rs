@@ -7,7 +7,7 @@
 //! audio thread never blocks. Plugin-wide counters (guard events, voices) are atomics
 //! in the editor's shared state.
 
-use super::EngineParams;
+use super::params::EngineParams;
 use crate::model::load::SETTLE_ZETA;
 use crate::model::{BounceSample, Bouncer, Contact, Scheme, Train};
 
@@ -152,8 +152,8 @@ impl Default for LastContact {
 impl Default for ContactTrace {
     fn default() -> Self {
         let p = EngineParams::default();
-        let latch = crate::voice::latch_of(&p);
-        let train = crate::voice::train_of(&p);
+        let latch = super::voice::latch_of(&p);
+        let train = super::voice::train_of(&p);
         Self {
             seq: 0,
             fs: 48000.0,
@@ -226,7 +226,7 @@ impl Tracer {
 
     /// A new note in `slot`: its train is `train_of(p)`.
     pub(super) fn follow(&mut self, slot: usize, p: &EngineParams) {
-        let train = crate::voice::train_of(p);
+        let train = super::voice::train_of(p);
         self.slot = Some(slot);
         self.v_first = 0.0;
         self.v_chain = 0.0;
@@ -284,7 +284,7 @@ impl Tracer {
         let c = an.contact;
         let g = imp.gravity();
         if s.onset {
-            self.restitution = crate::voice::latch_of(p).restitution;
+            self.restitution = super::voice::latch_of(p).restitution;
             self.work.bounce = BounceMode::of(&b.train());
             self.work.gravity = b.train().gravity.unwrap_or(0.0);
             if self.v_first == 0.0 {

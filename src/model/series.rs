@@ -129,7 +129,7 @@ impl PowNear {
     }
 }
 
-/// `|ε|` below which [`super::contact::Analytic::near_series`] applies.
+/// `|ε|` below which `Analytic::near_series` (in `contact`) applies.
 pub const NEAR_SERIES_BELOW: f64 = 1e-3;
 
 /// `|ε|` below which its series stops at `ε²`.

@@ -1,6 +1,6 @@
 //! Outbound velocity: the exact root of eq (6) and the approximation `ṽ_out` of eq (7).
 
-use super::contact::ln1p_remainder;
+use super::series::ln1p_remainder;
 use std::cmp::Ordering;
 
 /// Exact outbound velocity `v_out` (negative), the root of eq (6) other than `v_in`.

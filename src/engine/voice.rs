@@ -2,7 +2,7 @@
 //! retrigger de-click, steal fade and guard. Framework-free: the plugin and `rebound
 //! render` drive the same code.
 
-use crate::engine::EngineParams;
+use super::params::EngineParams;
 use crate::model::body::{BodySettings, BodyType, ModalBody};
 use crate::model::{BounceSample, Bouncer, Contact, Latch, Phase, Scheme, Train};
 

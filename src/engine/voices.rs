@@ -1,0 +1,394 @@
+//! The engine proper: voice allocation and stealing, note events, the per-sample loop
+//! over the voices, the control-rate body smoothing and the hand-off of the last
+//! contact's trace. The output stage is in `output`, the voice itself in `voice`.
+
+use super::output::OutputStage;
+use super::params::{EngineParams, MAX_VOICES, NoteOff};
+use super::smoothing::{SMOOTHING_TIME, Smoothed};
+use super::trace::{ContactTrace, Tracer};
+use super::voice::{Voice, VoiceSample};
+
+/// Extra slots so stolen voices can finish their fade while their successors sound.
+const FADE_SLOTS: usize = 8;
+const SLOTS: usize = MAX_VOICES + FADE_SLOTS;
+/// Body settings and silence checks run every this many samples.
+const CONTROL_BLOCK: u32 = 32;
+/// Capacity of the per-block list of ended voices.
+const TERMINATED_CAPACITY: usize = 2 * SLOTS;
+
+/// The body settings the engine smooths, in the order of `body_smooth`: pitch and
+/// decay glide in the log domain (a glide in Hz or seconds would sound uneven).
+fn body_targets(p: &EngineParams) -> [f64; 5] {
+    [
+        p.body_freq.ln(),
+        p.key_track,
+        p.t60.ln(),
+        p.brightness,
+        p.position,
+    ]
+}
+
+/// A voice that ended, reported to the host (CLAP voice terminated).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Terminated {
+    /// Engine sample ([`Engine::clock`]) at which the voice ended: its last rendered
+    /// sample, or the next one when a note event ended it between samples.
+    pub at: u64,
+    pub voice_id: Option<i32>,
+    pub channel: u8,
+    pub key: u8,
+}
+
+pub struct Engine {
+    fs: f64,
+    params: EngineParams,
+    /// Body settings after smoothing (control rate), handed to the voices.
+    body_params: EngineParams,
+    voices: Box<[Voice; SLOTS]>,
+    now: u64,
+    control: u32,
+    output: OutputStage,
+    mix: Smoothed,
+    body_smooth: [Smoothed; 5],
+    guard_events: u64,
+    terminated: [Terminated; TERMINATED_CAPACITY],
+    n_terminated: usize,
+    /// Samples rendered since creation: the time base of [`Terminated::at`].
+    clock: u64,
+    tracer: Box<Tracer>,
+    published: Box<ContactTrace>,
+    trace_sink: Option<triple_buffer::Input<ContactTrace>>,
+}
+
+impl Engine {
+    pub fn new(fs: f64) -> Self {
+        let params = EngineParams::default();
+        let voices = Box::new([Voice::new(fs); SLOTS]);
+        let mut e = Self {
+            fs,
+            params,
+            body_params: params,
+            voices,
+            now: 0,
+            control: 0,
+            output: OutputStage::new(fs),
+            mix: Smoothed::new(params.mix, SMOOTHING_TIME, fs),
+            body_smooth: [Smoothed::new(0.0, SMOOTHING_TIME, fs); 5],
+            guard_events: 0,
+            terminated: [Terminated::default(); TERMINATED_CAPACITY],
+            n_terminated: 0,
+            clock: 0,
+            tracer: Box::new(Tracer::new()),
+            published: Box::new(ContactTrace::default()),
+            trace_sink: None,
+        };
+        e.set_sample_rate(fs);
+        e
+    }
+
+    /// Publishes each finished contact's trace into this triple buffer (for the editor).
+    pub fn set_trace_sink(&mut self, sink: triple_buffer::Input<ContactTrace>) {
+        self.trace_sink = Some(sink);
+    }
+
+    /// Changes the sample rate and silences everything (not for the audio thread's
+    /// steady state, but allocation-free).
+    pub fn set_sample_rate(&mut self, fs: f64) {
+        self.fs = fs;
+        for v in self.voices.iter_mut() {
+            *v = Voice::new(fs);
+        }
+        self.output = OutputStage::new(fs);
+        self.output.set_gain(self.params.gain_db);
+        self.mix = Smoothed::new(self.params.mix, SMOOTHING_TIME, fs);
+        let control_rate = fs / CONTROL_BLOCK as f64;
+        let init = body_targets(&self.params);
+        for (s, v) in self.body_smooth.iter_mut().zip(init) {
+            *s = Smoothed::new(v, SMOOTHING_TIME, control_rate);
+        }
+        self.body_params = self.params;
+        self.reset();
+    }
+
+    /// Silences all voices and clears the output stage.
+    pub fn reset(&mut self) {
+        for v in self.voices.iter_mut() {
+            v.kill();
+        }
+        self.output.reset();
+        self.n_terminated = 0;
+        self.tracer.slot = None;
+    }
+
+    pub fn sample_rate(&self) -> f64 {
+        self.fs
+    }
+    pub fn params(&self) -> &EngineParams {
+        &self.params
+    }
+
+    /// Sets the parameters. Contact parameters apply from the next impact (latched at
+    /// onset); body and output parameters glide. Values outside the plugin's ranges are
+    /// clamped and NaN becomes the default, so nothing downstream sees them.
+    pub fn set_params(&mut self, p: &EngineParams) {
+        let p = p.within_limits();
+        let kind_changed = p.body != self.params.body;
+        self.params = p;
+        if kind_changed {
+            self.body_params.body = p.body;
+        }
+    }
+
+    /// Samples rendered so far (the time base of [`Terminated::at`]).
+    pub fn clock(&self) -> u64 {
+        self.clock
+    }
+    /// Largest |output| before the output clip since the last reset.
+    pub fn peak_before_clip(&self) -> f64 {
+        self.output.peak()
+    }
+
+    /// Voices that ended since the last [`clear_terminated`](Self::clear_terminated).
+    pub fn terminated(&self) -> &[Terminated] {
+        &self.terminated[..self.n_terminated]
+    }
+    /// Clears the list of ended voices (the plugin does this after reporting them).
+    pub fn clear_terminated(&mut self) {
+        self.n_terminated = 0;
+    }
+
+    /// Runaway or non-finite states caught so far.
+    pub fn guard_events(&self) -> u64 {
+        self.guard_events
+    }
+
+    /// Voices sounding (including fading ones).
+    pub fn active_voices(&self) -> usize {
+        self.voices.iter().filter(|v| v.is_active()).count()
+    }
+
+    /// The last published contact trace.
+    pub fn last_trace(&self) -> &ContactTrace {
+        &self.published
+    }
+
+    fn report(&mut self, slot: usize) {
+        let v = &self.voices[slot];
+        if self.n_terminated < TERMINATED_CAPACITY {
+            self.terminated[self.n_terminated] = Terminated {
+                at: self.clock,
+                voice_id: v.voice_id,
+                channel: v.channel,
+                key: v.key,
+            };
+            self.n_terminated += 1;
+        }
+    }
+
+    /// Starts a note now (before the next rendered sample). `velocity` in `[0, 1]`.
+    pub fn note_on(&mut self, key: u8, velocity: f32, channel: u8, voice_id: Option<i32>) {
+        let velocity = if velocity.is_nan() {
+            0.0
+        } else {
+            velocity.clamp(0.0, 1.0)
+        };
+        self.now += 1;
+        let p = self.body_params_now();
+        // A note on a sounding key re-strikes that voice.
+        if let Some(i) = self
+            .voices
+            .iter()
+            .position(|v| v.is_active() && !v.is_fading() && v.key == key && v.channel == channel)
+        {
+            if self.voices[i].voice_id != voice_id {
+                self.report(i);
+                self.voices[i].voice_id = voice_id;
+            }
+            self.voices[i].strike(&p, key, velocity as f64, self.now);
+            self.trace_voice(i);
+            return;
+        }
+        // Steal the oldest held voice when the user's count is reached.
+        let held = self
+            .voices
+            .iter()
+            .filter(|v| v.is_active() && !v.is_fading())
+            .count();
+        if held >= self.params.voices {
+            let mut oldest: Option<usize> = None;
+            for (i, v) in self.voices.iter().enumerate() {
+                if v.is_active()
+                    && !v.is_fading()
+                    && oldest.is_none_or(|o| v.started < self.voices[o].started)
+                {
+                    oldest = Some(i);
+                }
+            }
+            if let Some(o) = oldest {
+                self.voices[o].release_fast();
+            }
+        }
+        let slot = match self.voices.iter().position(|v| !v.is_active()) {
+            Some(i) => i,
+            None => {
+                // Every slot fading: take the one nearest its end.
+                let mut best = 0;
+                for (i, v) in self.voices.iter().enumerate() {
+                    if v.fade_level() < self.voices[best].fade_level() {
+                        best = i;
+                    }
+                }
+                self.report(best);
+                self.voices[best].kill();
+                best
+            }
+        };
+        let v = &mut self.voices[slot];
+        v.channel = channel;
+        v.voice_id = voice_id;
+        v.strike(&p, key, velocity as f64, self.now);
+        self.trace_voice(slot);
+    }
+
+    /// A key's release. In Ring mode ([`NoteOff::Ring`]) nothing happens; in Damp mode
+    /// the note's voice is damped ([`Voice::damp`]) with T60 = Release. The voice is
+    /// found as a note-on finds one to re-strike: by the host's voice ID when both the
+    /// note-off and the voice have one, else by key and channel, where `None` (a CLAP
+    /// wildcard) matches any. A voice being stolen fades on.
+    pub fn note_off(&mut self, key: Option<u8>, channel: Option<u8>, voice_id: Option<i32>) {
+        if self.params.note_off == NoteOff::Ring {
+            return;
+        }
+        let release = self.params.release;
+        for v in self.voices.iter_mut() {
+            let hit = match (voice_id, v.voice_id) {
+                (Some(off), Some(on)) => off == on,
+                _ => key.is_none_or(|k| k == v.key) && channel.is_none_or(|c| c == v.channel),
+            };
+            if hit && v.is_active() && !v.is_fading() {
+                v.damp(release);
+            }
+        }
+    }
+
+    /// A choke ends a key's voice with the short fade.
+    pub fn choke(&mut self, key: u8) {
+        for v in self.voices.iter_mut() {
+            if v.is_active() && v.key == key {
+                v.release_fast();
+            }
+        }
+    }
+
+    /// The parameters with the smoothed body settings: what voices see now.
+    fn body_params_now(&self) -> EngineParams {
+        let mut p = self.params;
+        let b = &self.body_params;
+        p.body_freq = b.body_freq;
+        p.key_track = b.key_track;
+        p.t60 = b.t60;
+        p.brightness = b.brightness;
+        p.position = b.position;
+        p
+    }
+
+    fn trace_voice(&mut self, slot: usize) {
+        self.tracer.follow(slot, &self.params);
+    }
+
+    /// Renders `out.len()` samples (mono) after the events given so far.
+    pub fn render(&mut self, out: &mut [f32]) {
+        self.render_with_force(out, None);
+    }
+
+    /// As [`render`](Self::render), also writing the summed normalised wall force.
+    pub fn render_with_force(&mut self, out: &mut [f32], mut force: Option<&mut [f32]>) {
+        for (n, o) in out.iter_mut().enumerate() {
+            if self.control == 0 {
+                self.control_tick();
+            }
+            self.control = (self.control + 1) % CONTROL_BLOCK;
+            let mix = self.mix.next(self.params.mix.clamp(0.0, 1.0));
+            let p = self.body_params_now();
+            let mut sum = 0.0;
+            let mut fsum = 0.0;
+            for i in 0..SLOTS {
+                if !self.voices[i].is_active() {
+                    continue;
+                }
+                match self.voices[i].tick(&p, mix) {
+                    Some(s) => {
+                        sum += s.out;
+                        fsum += s.force;
+                        if self.tracer.slot == Some(i) {
+                            self.trace_sample(i, &s);
+                        }
+                        if !self.voices[i].is_active() {
+                            self.report(i);
+                        }
+                    }
+                    None => {
+                        self.guard_events += 1;
+                        self.report(i);
+                    }
+                }
+            }
+            let (y, ok) = self.output.process(sum, self.params.gain_db);
+            if !ok {
+                self.guard_events += 1;
+            }
+            *o = y;
+            if let Some(f) = force.as_deref_mut() {
+                f[n] = fsum as f32;
+            }
+            self.clock += 1;
+        }
+    }
+
+    /// Control rate: body smoothing and retuning, end of silent voices.
+    fn control_tick(&mut self) {
+        let p = self.params;
+        let targets = body_targets(&p);
+        let mut vals = [0.0; 5];
+        for (i, t) in targets.into_iter().enumerate() {
+            vals[i] = self.body_smooth[i].next(t);
+        }
+        self.body_params.body_freq = vals[0].exp();
+        self.body_params.key_track = vals[1];
+        self.body_params.t60 = vals[2].exp();
+        self.body_params.brightness = vals[3];
+        self.body_params.position = vals[4];
+        let bp = self.body_params_now();
+        for i in 0..SLOTS {
+            let v = &mut self.voices[i];
+            if !v.is_active() {
+                continue;
+            }
+            v.update_body(&bp);
+            if v.is_silent() {
+                v.finish();
+                self.report(i);
+            }
+        }
+    }
+
+    fn trace_sample(&mut self, slot: usize, s: &VoiceSample) {
+        let Some(b) = self.voices[slot].bouncer() else {
+            return;
+        };
+        let t = &mut self.tracer;
+        if t.sample(b, &s.contact, &self.params, self.fs) {
+            t.work.seq += 1;
+            t.work.guard_events = self.guard_events;
+            (*self.published).clone_from(&t.work);
+            if let Some(sink) = self.trace_sink.as_mut() {
+                sink.input_buffer_mut().clone_from(&t.work);
+                sink.publish();
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;
