@@ -14,87 +14,61 @@
 //! with the time constant [`crate::engine::SMOOTHING_TIME`], the same offline and in the
 //! plugin, so the framework's smoothers are left off.
 
-use crate::engine::{EngineParams, LIMITS, MAX_VOICES, NoteOff};
+use crate::engine::spec::{self, NumberSpec, Scale};
+use crate::engine::{EngineParams, MAX_VOICES, NoteOff};
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use std::sync::Arc;
 
-/// A range over the engine's [`LIMITS`] of one quantity, stored as its log10.
-fn log_range(of: fn(&EngineParams) -> f64) -> FloatRange {
-    FloatRange::Linear {
-        min: of(&LIMITS[0]).log10() as f32,
-        max: of(&LIMITS[1]).log10() as f32,
-    }
-}
-/// A linear range over the engine's [`LIMITS`] of one quantity.
-fn linear_range(of: fn(&EngineParams) -> f64) -> FloatRange {
-    FloatRange::Linear {
-        min: of(&LIMITS[0]) as f32,
-        max: of(&LIMITS[1]) as f32,
-    }
-}
-/// A range over the engine's [`LIMITS`], skewed (as in [`FloatRange::skew_factor`]).
-fn skewed_range(of: fn(&EngineParams) -> f64, skew: f32) -> FloatRange {
-    FloatRange::Skewed {
-        min: of(&LIMITS[0]) as f32,
-        max: of(&LIMITS[1]) as f32,
-        factor: FloatRange::skew_factor(skew),
+/// The host's range of a numeric parameter of [`spec::NUMBERS`]: its log10 for a
+/// logarithmic one, so that the normalised value moves on a true log scale.
+pub fn range_of(n: &NumberSpec) -> FloatRange {
+    let (lo, hi) = n.range();
+    match n.scale {
+        Scale::Log => FloatRange::Linear {
+            min: lo.log10() as f32,
+            max: hi.log10() as f32,
+        },
+        Scale::Linear | Scale::Percent => FloatRange::Linear {
+            min: lo as f32,
+            max: hi as f32,
+        },
+        Scale::Skewed(skew) => FloatRange::Skewed {
+            min: lo as f32,
+            max: hi as f32,
+            factor: FloatRange::skew_factor(skew),
+        },
     }
 }
 
-/// Stiffness `k`, N/m^α (as log10).
-pub fn stiffness_range() -> FloatRange {
-    log_range(|p| p.k)
+/// The numeric parameter `id` of [`spec::NUMBERS`] (a test checks every id is there).
+fn spec_of(id: &str) -> &'static NumberSpec {
+    match spec::number(id) {
+        Some(n) => n,
+        None => panic!("parameter '{id}' is missing from engine::spec"),
+    }
 }
-/// Contact exponent `α`.
-pub fn alpha_range() -> FloatRange {
-    linear_range(|p| p.alpha)
-}
-/// Damping `μ`, s/m (as log10).
-pub fn damping_range() -> FloatRange {
-    log_range(|p| p.mu)
-}
-/// Striking mass, kg (as log10).
-pub fn mass_range() -> FloatRange {
-    log_range(|p| p.mass)
-}
-/// Impact speeds, m/s (as log10): 1 mm/s to 50 m/s.
-pub fn speed_range() -> FloatRange {
-    log_range(|p| p.v_max)
-}
-/// Exponent of the velocity curve: `v_in = v_min + (v_max − v_min) vel^curve`.
-pub fn velocity_curve_range() -> FloatRange {
-    skewed_range(|p| p.velocity_curve, -1.5)
-}
-/// Coefficient of restitution `e` in restitution mode.
-pub fn restitution_range() -> FloatRange {
-    linear_range(|p| p.restitution)
-}
-/// Gravity in bouncing mode, m/s².
-pub fn gravity_range() -> FloatRange {
-    skewed_range(|p| p.gravity, -2.0)
-}
-/// Body fundamental at middle C, Hz.
-pub fn body_freq_range() -> FloatRange {
-    skewed_range(|p| p.body_freq, -2.0)
-}
-/// Body decay T60, s.
-pub fn t60_range() -> FloatRange {
-    skewed_range(|p| p.t60, -2.0)
-}
-/// Release of Damp mode (T60 of the damped body), s.
-pub fn release_range() -> FloatRange {
-    skewed_range(|p| p.release, -2.0)
-}
-/// Fractions (key tracking, brightness, strike position, mix).
-pub fn unit_range() -> FloatRange {
-    linear_range(|p| p.mix)
-}
-/// Output gain, dB.
-pub fn gain_range() -> FloatRange {
-    linear_range(|p| p.gain_db)
+
+/// The plugin parameter built from its spec: name, unit, range, default, display.
+fn number_param(id: &str) -> FloatParam {
+    let n = spec_of(id);
+    let d = n.default_value();
+    let range = range_of(n);
+    match n.scale {
+        Scale::Log => log_param(n.name, d, range, n.unit),
+        Scale::Percent => percent_param(n.name, d as f32),
+        Scale::Linear | Scale::Skewed(_) => {
+            let p = FloatParam::new(n.name, d as f32, range)
+                .with_value_to_string(formatters::v2s_f32_rounded(n.digits));
+            if n.unit.is_empty() {
+                p
+            } else {
+                p.with_unit(n.unit)
+            }
+        }
+    }
 }
 
 /// Default editor size, logical pixels.
@@ -137,7 +111,7 @@ fn log_param(name: &str, default: f64, range: FloatRange, unit: &'static str) ->
 }
 
 fn percent_param(name: &str, default: f32) -> FloatParam {
-    FloatParam::new(name, default, unit_range())
+    FloatParam::new(name, default, FloatRange::Linear { min: 0.0, max: 1.0 })
         .with_unit(" %")
         .with_value_to_string(formatters::v2s_f32_percentage(0))
         .with_string_to_value(formatters::s2v_f32_percentage())
@@ -380,60 +354,43 @@ impl Default for ReboundParams {
         let d = EngineParams::default();
         Self {
             editor_size: crate::editor::size::EditorSize::new(EDITOR_SIZE.0, EDITOR_SIZE.1),
-            v_min: log_param("Min speed", d.v_min, speed_range(), " m/s"),
-            v_max: log_param("Max speed", d.v_max, speed_range(), " m/s"),
-            velocity_curve: FloatParam::new(
-                "Velocity curve",
-                d.velocity_curve as f32,
-                velocity_curve_range(),
-            )
-            .with_value_to_string(formatters::v2s_f32_rounded(2)),
-            mass: log_param("Mass", d.mass, mass_range(), " kg"),
-            stiffness: log_param("Stiffness", d.k, stiffness_range(), " N/m^α"),
-            alpha: FloatParam::new("Exponent α", d.alpha as f32, alpha_range())
-                .with_value_to_string(formatters::v2s_f32_rounded(2)),
-            damping: log_param("Damping μ", d.mu, damping_range(), " s/m"),
+            v_min: number_param("vmin"),
+            v_max: number_param("vmax"),
+            velocity_curve: number_param("vcurve"),
+            mass: number_param("mass"),
+            stiffness: number_param("k"),
+            alpha: number_param("alpha"),
+            damping: number_param("mu"),
             damping_mode: EnumParam::new("Damping from", DampingChoice::Mu),
-            restitution: FloatParam::new(
-                "Restitution e",
-                d.restitution as f32,
-                restitution_range(),
-            )
-            .with_value_to_string(formatters::v2s_f32_rounded(3)),
+            restitution: number_param("rest"),
             integrator: EnumParam::new("Integrator", IntegratorChoice::Verlet),
             correction: EnumParam::new("Correction", CorrectionChoice::Both),
             clamp_target: EnumParam::new("Clamp target", ClampChoice::Exact),
             bouncing: BoolParam::new("Bouncing", d.bouncing),
             gravity_in_contact: BoolParam::new("Gravity in contact", d.gravity_in_contact),
-            gravity: FloatParam::new("Gravity", d.gravity as f32, gravity_range())
-                .with_unit(" m/s²")
-                .with_value_to_string(formatters::v2s_f32_rounded(2)),
+            gravity: number_param("grav"),
             body: EnumParam::new("Body", BodyChoice::Bar),
-            body_freq: FloatParam::new("Body pitch", d.body_freq as f32, body_freq_range())
-                .with_unit(" Hz")
-                .with_value_to_string(formatters::v2s_f32_rounded(1)),
-            key_track: percent_param("Key tracking", d.key_track as f32),
-            t60: FloatParam::new("Decay T60", d.t60 as f32, t60_range())
-                .with_unit(" s")
-                .with_value_to_string(formatters::v2s_f32_rounded(3)),
-            brightness: percent_param("Brightness", d.brightness as f32),
-            position: percent_param("Strike position", d.position as f32),
-            mix: percent_param("Body mix", d.mix as f32),
+            body_freq: number_param("bfreq"),
+            key_track: number_param("ktrack"),
+            t60: number_param("t60"),
+            brightness: number_param("bright"),
+            position: number_param("pos"),
+            mix: number_param("mix"),
             note_off: EnumParam::new("Note off", NoteOffChoice::Ring),
-            release: FloatParam::new("Release", d.release as f32, release_range())
-                .with_unit(" s")
-                .with_value_to_string(formatters::v2s_f32_rounded(3)),
-            gain: FloatParam::new("Gain", d.gain_db as f32, gain_range())
-                .with_unit(" dB")
-                .with_value_to_string(formatters::v2s_f32_rounded(1)),
-            voices: IntParam::new(
-                "Voices",
-                d.voices as i32,
-                IntRange::Linear {
-                    min: 1,
-                    max: MAX_VOICES as i32,
-                },
-            ),
+            release: number_param("release"),
+            gain: number_param("gain"),
+            voices: {
+                let n = spec_of("voices");
+                let (lo, hi) = n.range();
+                IntParam::new(
+                    n.name,
+                    d.voices as i32,
+                    IntRange::Linear {
+                        min: lo as i32,
+                        max: hi as i32,
+                    },
+                )
+            },
         }
     }
 }

@@ -11,6 +11,7 @@ mod offline;
 mod output;
 mod params;
 mod smoothing;
+pub mod spec;
 mod trace;
 pub mod voice;
 mod voices;
@@ -21,4 +22,3 @@ pub use params::{EngineParams, LIMITS, MAX_VOICES, NoteOff, within};
 pub use smoothing::SMOOTHING_TIME;
 pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};
 pub use voices::{Engine, Terminated};
-

@@ -1,0 +1,259 @@
+//! Every parameter of the instrument listed once, free of any framework: stable id,
+//! plain name, unit, range (from [`LIMITS`]), scale, default (from
+//! [`EngineParams::default`]) and display precision. The plugin's parameters
+//! (the `params` module of the plugin layer) and the command-line renderer's options, range checks and help
+//! are built from this list, so they cannot disagree.
+
+use super::params::{EngineParams, LIMITS};
+
+/// How a number moves under a host's normalised control.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    Linear,
+    /// Stored as its base-10 logarithm: the quantity spans decades.
+    Log,
+    /// Skewed toward the low end, as `FloatRange::skew_factor(skew)` (negative skews
+    /// toward the minimum).
+    Skewed(f32),
+    /// A fraction 0–1 shown in percent.
+    Percent,
+}
+
+/// One numeric parameter.
+#[derive(Clone, Copy, Debug)]
+pub struct NumberSpec {
+    /// The host's id (saved in sessions: never rename).
+    pub id: &'static str,
+    /// What the user reads.
+    pub name: &'static str,
+    /// The command-line option (`--cli`).
+    pub cli: &'static str,
+    /// Unit, with the leading space the host shows ("" for none).
+    pub unit: &'static str,
+    pub scale: Scale,
+    /// Decimals shown (significant digits for [`Scale::Log`]).
+    pub digits: usize,
+    pub get: fn(&EngineParams) -> f64,
+    pub set: fn(&mut EngineParams, f64),
+}
+
+impl NumberSpec {
+    /// Lowest and highest value, physical units.
+    pub fn range(&self) -> (f64, f64) {
+        ((self.get)(&LIMITS[0]), (self.get)(&LIMITS[1]))
+    }
+    pub fn default_value(&self) -> f64 {
+        (self.get)(&EngineParams::default())
+    }
+}
+
+macro_rules! number {
+    ($id:literal, $name:literal, $cli:literal, $unit:literal, $scale:expr, $digits:literal, $field:ident) => {
+        NumberSpec {
+            id: $id,
+            name: $name,
+            cli: $cli,
+            unit: $unit,
+            scale: $scale,
+            digits: $digits,
+            get: |p| p.$field as f64,
+            set: |p, v| p.$field = v as _,
+        }
+    };
+}
+
+/// Every numeric parameter, in the plugin's order.
+pub const NUMBERS: [NumberSpec; 18] = [
+    number!("vmin", "Min speed", "v-min", " m/s", Scale::Log, 3, v_min),
+    number!("vmax", "Max speed", "v-max", " m/s", Scale::Log, 3, v_max),
+    number!(
+        "vcurve",
+        "Velocity curve",
+        "velocity-curve",
+        "",
+        Scale::Skewed(-1.5),
+        2,
+        velocity_curve
+    ),
+    number!("mass", "Mass", "mass", " kg", Scale::Log, 3, mass),
+    number!("k", "Stiffness", "k", " N/m^α", Scale::Log, 3, k),
+    number!("alpha", "Exponent α", "alpha", "", Scale::Linear, 2, alpha),
+    number!("mu", "Damping μ", "mu", " s/m", Scale::Log, 3, mu),
+    number!(
+        "rest",
+        "Restitution e",
+        "restitution",
+        "",
+        Scale::Linear,
+        3,
+        restitution
+    ),
+    number!(
+        "grav",
+        "Gravity",
+        "gravity",
+        " m/s²",
+        Scale::Skewed(-2.0),
+        2,
+        gravity
+    ),
+    number!(
+        "bfreq",
+        "Body pitch",
+        "body-freq",
+        " Hz",
+        Scale::Skewed(-2.0),
+        1,
+        body_freq
+    ),
+    number!(
+        "ktrack",
+        "Key tracking",
+        "key-track",
+        " %",
+        Scale::Percent,
+        0,
+        key_track
+    ),
+    number!("t60", "Decay T60", "t60", " s", Scale::Skewed(-2.0), 3, t60),
+    number!(
+        "bright",
+        "Brightness",
+        "brightness",
+        " %",
+        Scale::Percent,
+        0,
+        brightness
+    ),
+    number!(
+        "pos",
+        "Strike position",
+        "position",
+        " %",
+        Scale::Percent,
+        0,
+        position
+    ),
+    number!("mix", "Body mix", "mix", " %", Scale::Percent, 0, mix),
+    number!(
+        "release",
+        "Release",
+        "release",
+        " s",
+        Scale::Skewed(-2.0),
+        3,
+        release
+    ),
+    number!("gain", "Gain", "gain", " dB", Scale::Linear, 1, gain_db),
+    number!("voices", "Voices", "voices", "", Scale::Linear, 0, voices),
+];
+
+/// The numeric parameter with host id `id`.
+pub fn number(id: &str) -> Option<&'static NumberSpec> {
+    NUMBERS.iter().find(|n| n.id == id)
+}
+
+/// One parameter with named choices (a switch is a choice of two).
+#[derive(Clone, Copy, Debug)]
+pub struct ChoiceSpec {
+    pub id: &'static str,
+    pub name: &'static str,
+    pub cli: &'static str,
+    /// The choices as the command line spells them, in the plugin's order.
+    pub choices: &'static [&'static str],
+}
+
+/// Every parameter with named choices.
+pub const CHOICES: [ChoiceSpec; 8] = [
+    ChoiceSpec {
+        id: "dmode",
+        name: "Damping from",
+        cli: "damping-from",
+        choices: &["mu", "restitution"],
+    },
+    ChoiceSpec {
+        id: "method",
+        name: "Integrator",
+        cli: "method",
+        choices: &["verlet", "heun", "rk4", "am1"],
+    },
+    ChoiceSpec {
+        id: "corr",
+        name: "Correction",
+        cli: "correction",
+        choices: &["none", "hybrid", "clamp", "both"],
+    },
+    ChoiceSpec {
+        id: "clamp",
+        name: "Clamp target",
+        cli: "clamp-target",
+        choices: &["approx", "exact"],
+    },
+    ChoiceSpec {
+        id: "bounce",
+        name: "Bouncing",
+        cli: "bouncing",
+        choices: &["off", "on"],
+    },
+    ChoiceSpec {
+        id: "gcont",
+        name: "Gravity in contact",
+        cli: "gravity-in-contact",
+        choices: &["off", "on"],
+    },
+    ChoiceSpec {
+        id: "body",
+        name: "Body",
+        cli: "body",
+        choices: &["none", "bar", "plate", "membrane", "bell", "wood"],
+    },
+    ChoiceSpec {
+        id: "noteoff",
+        name: "Note off",
+        cli: "note-off",
+        choices: &["ring", "damp"],
+    },
+];
+
+/// The choice parameter with host id `id`.
+pub fn choice(id: &str) -> Option<&'static ChoiceSpec> {
+    CHOICES.iter().find(|c| c.id == id)
+}
+
+/// `"lo–hi unit"` for a help text.
+pub fn range_text(n: &NumberSpec) -> String {
+    let (lo, hi) = n.range();
+    let unit = if n.unit.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", n.unit)
+    };
+    match n.scale {
+        Scale::Percent => format!("{}–{} %", lo * 100.0, hi * 100.0),
+        _ => format!("{lo}–{hi}{unit}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_defaults_inside_their_ranges() {
+        let mut ids: Vec<&str> = NUMBERS.iter().map(|n| n.id).collect();
+        ids.extend(CHOICES.iter().map(|c| c.id));
+        let n = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), n, "duplicate ids");
+        for s in &NUMBERS {
+            let (lo, hi) = s.range();
+            let d = s.default_value();
+            assert!(
+                lo < hi && (lo..=hi).contains(&d),
+                "{}: {d} not in {lo}..{hi}",
+                s.id
+            );
+        }
+    }
+}
