@@ -1,8 +1,8 @@
 //! Every parameter of the instrument listed once, free of any framework: stable id,
 //! plain name, unit, range (from [`LIMITS`]), scale, default (from
-//! [`EngineParams::default`]) and display precision. The plugin's parameters
-//! (the `params` module of the plugin layer) and the command-line renderer's options, range checks and help
-//! are built from this list, so they cannot disagree.
+//! [`EngineParams::default`]) and display precision. The plugin's parameters (the
+//! `params` module of the plugin layer) and the command-line renderer's options, range
+//! checks and help are built from this list, so they cannot disagree.
 
 use super::params::{EngineParams, LIMITS};
 
