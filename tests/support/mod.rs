@@ -3,6 +3,7 @@
 //! checks the framework itself makes in debug builds.
 #![allow(dead_code)]
 
+use nice_plug::midi::{Channel, Key, VoiceID};
 use nice_plug::prelude::*;
 use rebound::Rebound;
 use rebound::params::ReboundParams;
@@ -186,5 +187,118 @@ impl Rng {
     /// Log-uniform in `1..=max`.
     pub fn log_size(&mut self, max: usize) -> usize {
         ((self.unit() as f64 * (max as f64).ln()).exp().round() as usize).clamp(1, max)
+    }
+}
+
+// ---- Note events and block-by-block runs through `process()` ----
+
+/// The voice ID [`note_on`] gives a note.
+pub fn key_id(at: u32, key: u8) -> i32 {
+    key as i32 + 1000 * at as i32
+}
+
+pub fn note_on(at: u32, key: u8, velocity: f32) -> NoteEvent<()> {
+    NoteEvent::NoteOn {
+        timing: at,
+        voice_id: VoiceID::ID(key_id(at, key)),
+        channel: Channel::Number(0),
+        key: Key::Number(key),
+        velocity,
+    }
+}
+
+/// Runs `total` samples through `process()` in blocks of `block`, with note events at
+/// absolute sample times. Returns (left, right, events sent to the host).
+pub fn run(
+    p: &mut Rebound,
+    block: usize,
+    total: usize,
+    events: &[NoteEvent<()>],
+) -> (Vec<f32>, Vec<f32>, Vec<NoteEvent<()>>) {
+    run_with(p, block, total, events, |_, _| {})
+}
+
+pub fn run_with(
+    p: &mut Rebound,
+    block: usize,
+    total: usize,
+    events: &[NoteEvent<()>],
+    mut before_block: impl FnMut(&mut Rebound, usize),
+) -> (Vec<f32>, Vec<f32>, Vec<NoteEvent<()>>) {
+    let mut left = vec![0.0f32; total];
+    let mut right = vec![0.0f32; total];
+    let mut ctx = TestProcess::new();
+    let mut all_sent = Vec::new();
+    let mut start = 0;
+    while start < total {
+        let n = block.min(total - start);
+        before_block(p, start);
+        ctx.events.clear();
+        for e in events {
+            let t = e.timing() as usize;
+            if t >= start && t < start + n {
+                let mut e = *e;
+                e.subtract_timing(start as u32);
+                ctx.events.push_back(e);
+            }
+        }
+        let mut buffer = Buffer::default();
+        let (l, r) = (&mut left[start..start + n], &mut right[start..start + n]);
+        unsafe {
+            buffer.set_slices(n, |slices| {
+                slices.clear();
+                slices.push(l);
+                slices.push(r);
+            });
+        }
+        let mut aux = AuxiliaryBuffers {
+            inputs: &mut [],
+            outputs: &mut [],
+        };
+        let status = p.process(&mut buffer, &mut aux, &mut ctx);
+        assert!(!matches!(status, ProcessStatus::Error(_)));
+        all_sent.append(&mut ctx.sent);
+        start += n;
+    }
+    (left, right, all_sent)
+}
+
+/// Onsets found in a dry, DC-blocked output: the first sample of each pulse.
+pub fn onsets(y: &[f32]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut quiet = 0;
+    for n in 0..y.len() {
+        let prev = if n == 0 { 0.0 } else { y[n - 1] };
+        let d = (y[n] - prev).abs();
+        if d > 1e-5 {
+            if quiet >= 2 || n == 0 {
+                out.push(n);
+            }
+            quiet = 0;
+        } else {
+            quiet += 1;
+        }
+    }
+    out
+}
+
+pub fn max_step(y: &[f32]) -> f32 {
+    y.windows(2)
+        .map(|w| (w[1] - w[0]).abs())
+        .fold(0.0, f32::max)
+}
+
+pub fn body_only(p: &mut Rebound) {
+    let params = p.rebound_params();
+    set_norm(&params, "mix", 1.0);
+}
+
+pub fn note_off(at: u32, key: u8, voice_id: i32) -> NoteEvent<()> {
+    NoteEvent::NoteOff {
+        timing: at,
+        voice_id: VoiceID::ID(voice_id),
+        channel: Channel::Number(0),
+        key: Key::Number(key),
+        velocity: 0.0,
     }
 }
