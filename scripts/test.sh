@@ -3,9 +3,15 @@
 # core, CLI, plugin process), and the real-host checks when their script is present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# `rebound render --plot` draws its text with DejaVu Sans (tests/cli_plot.rs).
+if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
+  echo "installing: fonts-dejavu-core"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core >/dev/null
+fi
 cargo fmt --all -- --check
-cargo clippy --all-targets -- -D warnings
-cargo test --no-fail-fast
+# The command-line tool and its crates are the `cli` feature.
+cargo clippy --all-targets --features cli -- -D warnings
+cargo test --features cli --no-fail-fast
 if [ -x scripts/host_tests.sh ]; then
   scripts/host_tests.sh
 fi

@@ -4,6 +4,7 @@
 mod args;
 mod json;
 mod limits;
+mod plot;
 mod render;
 mod train;
 

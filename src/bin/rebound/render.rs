@@ -4,9 +4,10 @@
 //! ([`rebound::engine::LIMITS`], free of the plugin framework).
 
 use crate::args::{ArgError, Options};
+use crate::plot::write_plot;
 use rebound::engine::{self, EngineParams, LIMITS, NoteOff, NoteSpec};
 use rebound::model::body::BodyType;
-use rebound::render::{write_plot, write_wav};
+use rebound::render::write_wav;
 use std::path::PathBuf;
 
 /// A numeric option; its range is the plugin's ([`LIMITS`], through `get`).
