@@ -4,6 +4,7 @@
 mod args;
 mod json;
 mod limits;
+mod midi;
 mod plot;
 mod render;
 mod train;
@@ -29,6 +30,9 @@ const USAGE: &str = "usage:
                  --body none|bar|plate|membrane|bell|wood
                  --body-freq --key-track --t60 --brightness --position --mix
                  --note-off ring|damp --release --gain --voices]
+  rebound render --midi FILE.mid [--midi …] [--per-track] --out FILE.wav|DIR/
+                 [--duration S (default: until every voice has ended)] [--fs FS]
+                 [every plugin parameter, as above]
 contact options:
   --k K  --mu MU | --restitution E  --alpha A  --mass M  --fs FS
   --method verlet|heun|rk4|am1  --correction none|hybrid|clamp|both

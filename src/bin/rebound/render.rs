@@ -137,8 +137,9 @@ pub fn options() -> Vec<&'static str> {
 }
 
 pub fn cmd_render(rest: &[String]) -> Result<String, ArgError> {
+    let (midi, rest) = crate::midi::take_args(rest)?;
     let valued = options();
-    let o = Options::parse(rest, &valued, &[])?;
+    let o = Options::parse(&rest, &valued, &[])?;
     let mut p = EngineParams::default();
     for n in &NUMERIC {
         let (lo, hi) = bounds(n);
@@ -212,6 +213,10 @@ pub fn cmd_render(rest: &[String]) -> Result<String, ArgError> {
         s if s.is_empty() => None,
         _ => Some(o.number("hold", 0.0, "in [0, 600] s", |v| (0.0..=600.0).contains(&v))?),
     };
+    if let Some(midi) = midi {
+        let duration = o.has("duration").then_some(duration);
+        return crate::midi::render_midi(&midi, &p, fs, duration, &out, plot.as_deref());
+    }
     let samples = (duration * fs).round().max(1.0) as usize;
     let notes = [NoteSpec {
         at: 0,
