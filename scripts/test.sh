@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo fmt --all -- --check
-cargo clippy --all-targets -- -D warnings
-cargo test --no-fail-fast
+cargo clippy --all-targets --all-features -- -D warnings
+cargo test --all-features --no-fail-fast
 if [ -x scripts/host_tests.sh ]; then
   scripts/host_tests.sh
 fi

@@ -2,7 +2,7 @@
 //!
 //! `model` is the physics; `voice` and `engine` the framework-free instrument (shared by
 //! the plugin and `rebound render`); `params`, `plugin` and `editor` the nice-plug glue;
-//! `render` the offline WAV/PNG output.
+//! `render` the offline PNG plot (the WAV writer is the CLI's).
 
 pub mod editor;
 pub mod engine;
