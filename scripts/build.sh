@@ -10,4 +10,4 @@ rm -rf "$HOME/.vst3/Rebound.vst3"
 cp -r "$TARGET/bundled/Rebound.vst3" "$HOME/.vst3/"
 cp "$TARGET/bundled/Rebound.clap" "$HOME/.clap/"
 echo "installed: $HOME/.vst3/Rebound.vst3 and $HOME/.clap/Rebound.clap"
-cargo run --release --bin rebound -- paper
+cargo run --release --features cli --bin rebound -- paper

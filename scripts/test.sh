@@ -9,9 +9,9 @@ if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core >/dev/null
 fi
 cargo fmt --all -- --check
-# The command-line tool and its crates are the `cli` feature.
-cargo clippy --all-targets --features cli -- -D warnings
-cargo test --features cli --no-fail-fast
+# The command-line tool and its crates are the `cli` feature (the only feature).
+cargo clippy --all-targets --all-features -- -D warnings
+cargo test --all-features --no-fail-fast
 if [ -x scripts/host_tests.sh ]; then
   scripts/host_tests.sh
 fi

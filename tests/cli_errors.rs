@@ -1,5 +1,7 @@
-//! Proves the command-line tool's contract: bad arguments give a one-line error that
-//! names the argument and exit status 2, never a panic; good ones print what they say.
+//! Proves the command-line tool's contract: bad arguments give clap's error (its first
+//! line `error: …` names the argument) and exit status 2, never a panic; `--version`
+//! and every subcommand's `--help` exit 0, the help giving every option's unit and
+//! range; good arguments print what they say.
 
 use std::io::Read;
 use std::process::{Command, Stdio};
@@ -54,17 +56,19 @@ fn rebound_within(limit: Duration, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// Asserts a refusal: status 2, nothing on stdout, one line on stderr naming `name`.
+/// Asserts a refusal: status 2, nothing on stdout, clap's `error: …` on stderr whose
+/// first line names `name`. Returns that first line.
 fn assert_refused(args: &[&str], name: &str) -> String {
     let (code, stdout, stderr) = rebound_within(PROMPT, args);
     assert_eq!(code, 2, "{args:?}: status {code}, stderr {stderr}");
     assert!(stdout.is_empty(), "{args:?}: printed {stdout}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    let first = stderr.lines().next().unwrap_or("").to_string();
     assert!(
-        stderr.starts_with(&format!("rebound: {name}:")),
+        first.starts_with("error: ") && first.contains(&format!("'{name}")),
         "{args:?}: {stderr}"
     );
-    stderr
+    first
 }
 
 #[test]
@@ -95,7 +99,7 @@ fn bad_arguments_exit_2_naming_the_argument() {
         assert!(stdout.is_empty(), "{args:?}: printed {stdout}");
         let first = stderr.lines().next().unwrap_or("");
         assert!(
-            first.starts_with("rebound: ") && first.contains(name),
+            first.starts_with("error: ") && first.contains(name),
             "{args:?}: {stderr}"
         );
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
@@ -243,9 +247,10 @@ fn render_errors_name_the_argument() {
     for (args, name) in cases {
         let (code, _, stderr) = rebound(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
-        let first = stderr.lines().next().unwrap_or("");
+        // Clap's message (a missing required option is named on the next line).
+        let head: String = stderr.lines().take(2).collect();
         assert!(
-            first.contains(name) && !stderr.contains("panicked"),
+            stderr.starts_with("error: ") && head.contains(name) && !stderr.contains("panicked"),
             "{args:?}: {stderr}"
         );
     }
@@ -283,15 +288,15 @@ fn render_writes_a_sounding_wav_and_a_png() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("wrote"), "{stdout}");
-    let bytes = std::fs::read(&wav).unwrap();
-    assert_eq!(&bytes[0..4], b"RIFF");
-    assert_eq!(&bytes[8..12], b"WAVE");
-    let data = &bytes[44..];
-    assert_eq!(data.len(), 22_050 * 2 * 4, "0.5 s of stereo f32");
-    let samples: Vec<f32> = data
-        .chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let mut reader = hound::WavReader::open(&wav).unwrap();
+    let spec = reader.spec();
+    assert_eq!(
+        (spec.channels, spec.sample_rate, spec.bits_per_sample),
+        (2, 44_100, 32)
+    );
+    assert_eq!(spec.sample_format, hound::SampleFormat::Float);
+    let samples: Vec<f32> = reader.samples::<f32>().map(Result::unwrap).collect();
+    assert_eq!(samples.len(), 22_050 * 2, "0.5 s of stereo f32");
     assert!(samples.iter().all(|s| s.is_finite()));
     let peak = samples.iter().fold(0.0f32, |m, s| m.max(s.abs()));
     assert!(peak > 1e-3 && peak <= 2.0, "peak {peak}");
@@ -360,7 +365,7 @@ fn every_range_end_is_accepted_and_just_past_it_refused() {
             args.extend([opt.as_str(), text.as_str()]);
             let msg = assert_refused(&args, &opt);
             assert!(
-                msg.contains(&format!("(got '{text}')")) && msg.contains(range),
+                msg.contains(&format!("invalid value '{text}'")) && msg.contains(range),
                 "{args:?}: {msg}"
             );
         }
@@ -383,7 +388,7 @@ fn non_finite_extreme_empty_and_unreadable_values_are_refused() {
             args.extend([opt.as_str(), v]);
             let msg = assert_refused(&args, &opt);
             assert!(
-                msg.contains(&format!("(got '{v}')")) && msg.contains(range),
+                msg.contains(&format!("invalid value '{v}'")) && msg.contains(range),
                 "{args:?}: {msg}"
             );
             // The same value given inline.
@@ -391,12 +396,15 @@ fn non_finite_extreme_empty_and_unreadable_values_are_refused() {
             let mut args = command_for(name);
             args.push(inline.as_str());
             let msg = assert_refused(&args, &opt);
-            assert!(msg.contains(&format!("(got '{v}')")), "{args:?}: {msg}");
+            assert!(
+                msg.contains(&format!("invalid value '{v}'")),
+                "{args:?}: {msg}"
+            );
         }
         let mut args = command_for(name);
         args.push(opt.as_str());
         let msg = assert_refused(&args, &opt);
-        assert!(msg.contains("missing value"), "{msg}");
+        assert!(msg.contains("a value is required"), "{msg}");
     }
 }
 
@@ -620,7 +628,7 @@ fn restitution_usage_errors_are_refused() {
         &["simulate", "--mu", "0.5", "--restitution", "0.3"],
         "--restitution",
     );
-    assert!(msg.contains("not with --mu"), "{msg}");
+    assert!(msg.contains("cannot be used with"), "{msg}");
     let msg = assert_refused(
         &[
             "sequence",
@@ -632,13 +640,13 @@ fn restitution_usage_errors_are_refused() {
         ],
         "--restitution",
     );
-    assert!(msg.contains("not with --mu"), "{msg}");
+    assert!(msg.contains("cannot be used with"), "{msg}");
     for bad in ["1.2", "0.01", "0", "1", "nan", "NaN", "inf", "x"] {
         for cmd in ["simulate", "sequence"] {
             let msg = assert_refused(&[cmd, "--restitution", bad], "--restitution");
             assert!(
                 msg.contains("must be a number in 0.05 to 0.99")
-                    && msg.contains(&format!("(got '{bad}')")),
+                    && msg.contains(&format!("invalid value '{bad}'")),
                 "{msg}"
             );
         }
@@ -652,7 +660,7 @@ fn restitution_usage_errors_are_refused() {
     let (code, _, stderr) = rebound_within(PROMPT, &["simulate", "--gravity-in-contact"]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("unknown option '--gravity-in-contact'"),
+        stderr.contains("unexpected argument '--gravity-in-contact'"),
         "{stderr}"
     );
 }
@@ -840,4 +848,389 @@ fn render_takes_gravity_in_contact_and_restitution() {
         "--restitution",
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every option of every subcommand as it worked before clap: each must stay
+/// accepted and be listed in its subcommand's help with its unit and range.
+const OPTIONS: [(&str, &[&str]); 4] = [
+    ("paper", &["table", "json"]),
+    (
+        "simulate",
+        &[
+            "k",
+            "mu",
+            "restitution",
+            "alpha",
+            "mass",
+            "v-in",
+            "fs",
+            "method",
+            "correction",
+            "clamp-target",
+            "per-sample",
+            "json",
+        ],
+    ),
+    (
+        "sequence",
+        &[
+            "k",
+            "mu",
+            "restitution",
+            "alpha",
+            "mass",
+            "v-in",
+            "fs",
+            "method",
+            "correction",
+            "clamp-target",
+            "per-sample",
+            "json",
+            "impacts",
+            "gravity",
+            "gravity-in-contact",
+            "paper-heun-handover",
+        ],
+    ),
+    (
+        "render",
+        &[
+            "out",
+            "note",
+            "velocity",
+            "duration",
+            "fs",
+            "hold",
+            "bits",
+            "plot",
+            "midi",
+            "per-track",
+            "v-min",
+            "v-max",
+            "velocity-curve",
+            "mass",
+            "k",
+            "alpha",
+            "mu",
+            "restitution",
+            "gravity",
+            "body-freq",
+            "key-track",
+            "t60",
+            "brightness",
+            "position",
+            "mix",
+            "gain",
+            "voices",
+            "release",
+            "method",
+            "correction",
+            "clamp-target",
+            "bouncing",
+            "gravity-in-contact",
+            "body",
+            "note-off",
+        ],
+    ),
+];
+
+#[test]
+fn version_and_every_subcommands_help_exit_0() {
+    let (code, stdout, stderr) = rebound_within(PROMPT, &["--version"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        stdout.trim(),
+        format!("rebound {}", env!("CARGO_PKG_VERSION"))
+    );
+    for (sub, _) in OPTIONS {
+        for help in ["--help", "-h"] {
+            let (code, stdout, stderr) = rebound_within(PROMPT, &[sub, help]);
+            assert_eq!(code, 0, "{sub} {help}: {stderr}");
+            assert!(
+                stdout.contains(&format!("Usage: rebound {sub}")),
+                "{stdout}"
+            );
+        }
+        let (code, stdout, _) = rebound_within(PROMPT, &["help", sub]);
+        assert_eq!(code, 0);
+        assert!(stdout.contains(&format!("Usage: rebound {sub}")));
+    }
+    // A usage error: status 2, clap's message on stderr, nothing on stdout.
+    let (code, stdout, stderr) = rebound_within(PROMPT, &["render", "--out"]);
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert!(stderr.starts_with("error: a value is required for '--out"));
+    assert!(stderr.contains("try '--help'"), "{stderr}");
+}
+
+#[test]
+fn every_option_of_every_subcommand_has_its_unit_and_range_in_the_help() {
+    for (sub, options) in OPTIONS {
+        let (code, help, stderr) = rebound_within(PROMPT, &[sub, "--help"]);
+        assert_eq!(code, 0, "{stderr}");
+        // Option entries: a line starting with `--name` (help on the same or the
+        // following lines, up to the next entry).
+        let mut entries: Vec<(String, String)> = Vec::new();
+        for line in help.lines() {
+            let t = line.trim_start();
+            if let Some(rest) = t.strip_prefix("--") {
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                    .collect();
+                entries.push((name, t.to_string()));
+            } else if t.starts_with('-') {
+                entries.push((String::new(), t.to_string()));
+            } else if let Some(last) = entries.last_mut() {
+                last.1 += " ";
+                last.1 += t;
+            }
+        }
+        let listed: Vec<&str> = entries
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .filter(|n| !n.is_empty() && *n != "help")
+            .collect();
+        let mut want = options.to_vec();
+        want.sort_unstable();
+        let mut got = listed.clone();
+        got.sort_unstable();
+        assert_eq!(got, want, "{sub}: options in the help");
+        for (name, text) in entries.iter().filter(|(n, _)| !n.is_empty() && n != "help") {
+            assert!(
+                text.contains("[unit: ") && text.contains("; range: "),
+                "{sub} --{name}: no unit or range in '{text}'"
+            );
+        }
+    }
+    // The ranges of simulate's and sequence's numbers, as the README's table has them.
+    for (name, _, _, range) in RANGES {
+        let sub = if matches!(name, "gravity" | "impacts") {
+            "sequence"
+        } else {
+            "simulate"
+        };
+        let (_, help, _) = rebound_within(PROMPT, &[sub, "--help"]);
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("--{name} ")))
+            .unwrap_or_else(|| panic!("no --{name} in {help}"));
+        assert!(line.contains(range), "--{name}: {line}");
+    }
+}
+
+#[test]
+fn every_option_that_worked_keeps_working() {
+    let dir = std::env::temp_dir().join(format!("rebound-cli-old-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wav = dir.join("x.wav");
+    let out = wav.to_str().unwrap();
+    let inline = format!("--out={out}");
+    let renders: &[&[&str]] = &[
+        &[
+            "--note",
+            "48",
+            "--velocity",
+            "1",
+            "--fs",
+            "44100",
+            "--hold",
+            "0",
+            "--v-min",
+            "0.2",
+            "--v-max",
+            "3",
+            "--velocity-curve",
+            "2",
+            "--mass",
+            "0.02",
+            "--k",
+            "1e9",
+            "--alpha",
+            "1.3",
+            "--mu",
+            "0.2",
+            "--gravity",
+            "20",
+            "--body-freq",
+            "300",
+            "--key-track",
+            "0.5",
+            "--t60",
+            "2",
+            "--brightness",
+            "0.2",
+            "--position",
+            "0.6",
+            "--mix",
+            "1",
+            "--gain",
+            "-6",
+            "--voices",
+            "4",
+            "--release",
+            "0.1",
+            "--method",
+            "Heun",
+            "--correction",
+            "hybrid",
+            "--clamp-target",
+            "approx",
+            "--bouncing",
+            "true",
+            "--gravity-in-contact",
+            "0",
+            "--body",
+            "wood",
+            "--note-off",
+            "damp",
+        ],
+        &[
+            "--bouncing",
+            "1",
+            "--gravity-in-contact",
+            "off",
+            "--body",
+            "none",
+        ],
+        &[
+            "--bouncing=off",
+            "--gravity-in-contact=on",
+            "--restitution=0.5",
+        ],
+        &["--gain", "-48", "--body", "membrane", "--note-off", "ring"],
+    ];
+    for extra in renders {
+        let mut args = vec!["render", "--duration", "0.05", inline.as_str()];
+        args.extend_from_slice(extra);
+        let (code, stdout, stderr) = rebound_within(PROMPT, &args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        assert!(stdout.starts_with("wrote"), "{stdout}");
+    }
+    let (code, _, stderr) = rebound_within(
+        PROMPT,
+        &[
+            "simulate",
+            "--k=1e8",
+            "--mu",
+            "0.3",
+            "--alpha",
+            "2",
+            "--mass",
+            "0.1",
+            "--v-in",
+            "2",
+            "--fs",
+            "48000",
+            "--method",
+            "AM1",
+            "--correction",
+            "both",
+            "--clamp-target",
+            "exact",
+            "--per-sample",
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = rebound_within(
+        PROMPT,
+        &[
+            "sequence",
+            "--impacts",
+            "3",
+            "--gravity",
+            "9.81",
+            "--method",
+            "heun",
+            "--paper-heun-handover",
+            "--per-sample",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = rebound_within(PROMPT, &["paper", "--table", "2A"]);
+    assert_eq!(code, 0, "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Reads a WAV: its spec and its samples as f32 (24-bit PCM scaled to ±1).
+fn read_wav(path: &std::path::Path) -> (hound::WavSpec, Vec<f32>) {
+    let mut r = hound::WavReader::open(path).unwrap();
+    let spec = r.spec();
+    let samples = match spec.sample_format {
+        hound::SampleFormat::Float => r.samples::<f32>().map(Result::unwrap).collect(),
+        hound::SampleFormat::Int => r
+            .samples::<i32>()
+            .map(|s| s.unwrap() as f32 / 8_388_607.0)
+            .collect(),
+    };
+    (spec, samples)
+}
+
+#[test]
+fn render_float_is_the_engines_output_bit_for_bit_and_24_bit_pcm_follows_it() {
+    use rebound::engine::{EngineParams, NoteSpec, render};
+    let dir = std::env::temp_dir().join(format!("rebound-cli-bits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Six seconds: longer than the progress bar's threshold (rendered in blocks).
+    let (f32_wav, i24_wav) = (dir.join("f.wav"), dir.join("i.wav"));
+    for (path, bits) in [(&f32_wav, "32"), (&i24_wav, "24")] {
+        let (code, stdout, stderr) = rebound_within(
+            SLOW,
+            &[
+                "render",
+                "--note",
+                "60",
+                "--velocity",
+                "110",
+                "--duration",
+                "6",
+                "--fs",
+                "16000",
+                "--bits",
+                bits,
+                "--out",
+                path.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("at 16000 Hz"), "{stdout}");
+    }
+    let want = render(
+        &EngineParams::default(),
+        16_000.0,
+        &[NoteSpec {
+            at: 0,
+            key: 60,
+            velocity: 110.0 / 127.0,
+            off: None,
+        }],
+        96_000,
+    );
+    let (spec, got) = read_wav(&f32_wav);
+    assert_eq!((spec.sample_rate, spec.bits_per_sample), (16_000, 32));
+    assert_eq!(got.len(), 2 * want.audio.len());
+    for (i, s) in want.audio.iter().enumerate() {
+        assert_eq!(got[2 * i].to_bits(), s.to_bits(), "sample {i}");
+        assert_eq!(got[2 * i + 1].to_bits(), s.to_bits(), "sample {i}");
+    }
+    let (spec, pcm) = read_wav(&i24_wav);
+    assert_eq!(spec.bits_per_sample, 24);
+    assert_eq!(spec.sample_format, hound::SampleFormat::Int);
+    assert_eq!(spec.sample_rate, 16_000);
+    for (i, s) in want.audio.iter().enumerate() {
+        assert!(
+            (pcm[2 * i] - s.clamp(-1.0, 1.0)).abs() <= 1.0 / 8_388_607.0,
+            "{i}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn render_refuses_a_rate_its_wav_header_cannot_store() {
+    let msg = assert_refused(&["render", "--fs", "44100.7", "--out", "x.wav"], "--fs");
+    assert!(msg.contains("whole number"), "{msg}");
+    assert_refused(&["render", "--bits", "16", "--out", "x.wav"], "--bits");
+    assert_refused(&["render", "--voices", "2.5", "--out", "x.wav"], "--voices");
 }

@@ -1,6 +1,6 @@
 //! The validity ranges of the numeric options of `simulate` and `sequence`: the one
-//! place they are written down. The usage text prints them and `Options::within`
-//! enforces them. They are the plugin's ranges (the contact core is made robust over
+//! place they are written down. Their help prints them and [`parser`] enforces them
+//! (as clap value parsers). They are the plugin's ranges (the contact core is made robust over
 //! them), with the sample rate wide enough for the paper's RK4 at 16 × 44.1 kHz.
 //! Outside them the core may panic, never finish (a contact of 10^100 samples) or give
 //! non-finite numbers, so the CLI refuses such values instead of running them.
@@ -110,7 +110,32 @@ pub fn number_text(v: f64) -> String {
     }
 }
 
-/// The usage text's table of ranges and defaults, one option a line.
+/// A clap value parser for `--name`: a number inside its range (NaN, ±inf, an empty or
+/// unreadable value and anything outside are refused, naming the range).
+pub fn parser(
+    name: &'static str,
+) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
+    let lim = limit(name);
+    move |s: &str| match s.parse::<f64>() {
+        Ok(v) if lim.contains(v) => Ok(v),
+        _ => Err(format!("must be {} in {}", lim.kind(), lim.range_text())),
+    }
+}
+
+/// The help of `--name`: `desc`, then its unit, range and default.
+pub fn help(name: &str, desc: &str) -> String {
+    let l = limit(name);
+    let default = if l.default.is_nan() {
+        "off (damping from --mu; not with --mu)".to_string()
+    } else {
+        number_text(l.default)
+    };
+    let unit = if l.unit.is_empty() { "none" } else { l.unit };
+    let whole = if l.whole { ", whole" } else { "" };
+    crate::spec(desc, unit, &format!("{}{whole}", l.range_text()), &default)
+}
+
+/// The top-level help's table of ranges and defaults, one option a line.
 pub fn usage_table() -> String {
     let mut out =
         String::from("numeric options of simulate and sequence (accepted range; default):");

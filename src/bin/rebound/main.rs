@@ -1,99 +1,216 @@
 //! `rebound`: reproduces the core paper's tables, runs single impacts and bounce
-//! sequences from the command line. Thin: parsing and printing over `rebound::model`.
+//! sequences from the command line, and renders notes to WAV. Thin: parsing (clap)
+//! and printing (serde_json) over `rebound::model` and `rebound::engine`.
 
-mod args;
-mod json;
+mod float;
 mod limits;
 mod midi;
 mod plot;
 mod render;
 mod train;
 
-use args::{ArgError, Options};
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use float::{F, to_json};
 use rebound::model::paper::{self, Table, TableId};
 use rebound::model::restitution;
 use rebound::model::sequence::{Handover, SequenceImpact, run_sequence};
 use rebound::model::{ClampTarget, Contact, Correction, Method, Scheme, simulate_impact};
+use serde::Serialize;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage:
-  rebound paper [--table 1|2a|2b|3a|3b] [--json]
-  rebound simulate [contact options] [--v-in V] [--per-sample] [--json]
-  rebound sequence [contact options] [--v-in V] [--impacts N] [--gravity G]
-                   [--gravity-in-contact] [--paper-heun-handover] [--per-sample] [--json]
-  rebound render --out FILE.wav [--note N] [--velocity 1..127] [--duration S] [--fs FS]
-                 [--hold S (release the key after S s; default: held)]
-                 [--plot FILE.png] [every plugin parameter: --k --mu --alpha --mass
-                 --v-min --v-max --velocity-curve --method --correction --clamp-target
-                 --restitution E (damping from e, not with --mu)
-                 --bouncing on|off --gravity --gravity-in-contact on|off
-                 --body none|bar|plate|membrane|bell|wood
-                 --body-freq --key-track --t60 --brightness --position --mix
-                 --note-off ring|damp --release --gain --voices]
-  rebound render --midi FILE.mid [--midi …] [--per-track] --out FILE.wav|DIR/
-                 [--duration S (default: until every voice has ended)] [--fs FS]
-                 [every plugin parameter, as above]
-contact options:
-  --k K  --mu MU | --restitution E  --alpha A  --mass M  --fs FS
-  --method verlet|heun|rk4|am1  --correction none|hybrid|clamp|both
-  --clamp-target approx|exact
-  --restitution E  damping from a coefficient of restitution (seed 000) instead of --mu:
-                 each impact gets the mu that makes it leave at -E v_in, and the exact
-                 clamp targets -E v_in
-  --per-sample   one step of the method per sample, as in the paper's tables (default:
-                 sub-steps where the contact is too stiff for the rate, as the plugin)
-sequence:
-  without --gravity-in-contact: Table III's chain of aligned impacts, gravity in flight
-                 only, exactly --impacts N of them
-  --gravity-in-contact  the instrument's bouncing train with the load m g during contact
-                 too (seed 001): onsets at the exact return instants, at most N impacts,
-                 ending earlier when the mass comes to rest on the wall (or after 600 s)";
+/// The help of one option: what it is, then its unit, range and default, in the one
+/// bracketed form every option's help ends with.
+pub fn spec(desc: &str, unit: &str, range: &str, default: &str) -> String {
+    format!("{desc} [unit: {unit}; range: {range}; default: {default}]")
+}
 
-/// The usage text with the validity ranges of `simulate` and `sequence`.
-fn usage() -> String {
-    format!("{USAGE}\n{}", limits::usage_table())
+/// The help of a flag (an option without a value).
+pub fn flag(desc: &str) -> String {
+    format!("{desc} [unit: none; range: flag, takes no value; default: off]")
+}
+
+/// The names of an enum's values, `a|b|c`.
+fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
+    all.iter().map(|v| name(*v)).collect::<Vec<_>>().join("|")
+}
+
+/// A clap value parser for an enum read by its `FromStr` (names, any case), with the
+/// accepted names shown in clap's message.
+fn enum_parser<T>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: Copy + Send + Sync + 'static + std::str::FromStr,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(all.iter().map(|v| name(*v))).map(|s| {
+        match s.parse::<T>() {
+            Ok(v) => v,
+            Err(_) => unreachable!("a possible value parses"),
+        }
+    })
+}
+
+const METHODS: &[Method] = &Method::ALL;
+const CORRECTIONS: &[Correction] = &Correction::ALL;
+const CLAMP_TARGETS: &[ClampTarget] = &[ClampTarget::Approx, ClampTarget::Exact];
+
+/// The numeric options' ranges, below every subcommand list.
+fn after_help() -> String {
+    limits::usage_table()
+}
+
+#[derive(Parser)]
+#[command(
+    name = "rebound",
+    version,
+    about = "Hunt–Crossley impacts: the paper's tables, single impacts, bounce sequences \
+             and offline renders through the plugin's engine",
+    subcommand_required = true,
+    arg_required_else_help = true,
+    after_help = after_help()
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Recomputes the paper's Tables I–III and prints them as `paper | ours | diff%`.
+    Paper(PaperArgs),
+    /// One impact: contact samples, v_out against eqs (6) and (7), %dev(x), %dev(H).
+    Simulate(SimulateArgs),
+    /// A chain of impacts (Table III), or with --gravity-in-contact the instrument's
+    /// bouncing train until the mass rests on the wall.
+    Sequence(SequenceArgs),
+    /// Notes through the plugin's own voice engine, offline, to a WAV file.
+    Render(Box<render::RenderArgs>),
+}
+
+#[derive(Args)]
+struct PaperArgs {
+    #[arg(long, value_name = "TABLE", value_parser = parse_table,
+          help = spec("Only this table", "none (a table name)", "1|2a|2b|3a|3b", "every table"))]
+    table: Option<TableId>,
+    #[arg(long, help = flag("Every cell as JSON: printed, paper, ours, rel_diff_pct"))]
+    json: bool,
+}
+
+fn parse_table(s: &str) -> Result<TableId, String> {
+    TableId::from_arg(s).ok_or_else(|| "unknown table (expected 1, 2a, 2b, 3a or 3b)".into())
+}
+
+/// The contact and the numerical scheme, shared by `simulate` and `sequence`.
+#[derive(Args)]
+struct ContactArgs {
+    #[arg(long, value_name = "K", allow_hyphen_values = true, value_parser = limits::parser("k"),
+          help = limits::help("k", "Stiffness k"))]
+    k: Option<f64>,
+    #[arg(long, value_name = "MU", allow_hyphen_values = true, value_parser = limits::parser("mu"),
+          help = limits::help("mu", "Damping mu (not with --restitution)"))]
+    mu: Option<f64>,
+    #[arg(long, value_name = "E", allow_hyphen_values = true, conflicts_with = "mu",
+          value_parser = limits::parser("restitution"),
+          help = limits::help("restitution", "Damping from a coefficient of restitution \
+              (seed 000) instead of --mu: each impact gets the mu that makes it leave at \
+              -E v_in, and the exact clamp targets -E v_in"))]
+    restitution: Option<f64>,
+    #[arg(long, value_name = "A", allow_hyphen_values = true, value_parser = limits::parser("alpha"),
+          help = limits::help("alpha", "Contact exponent alpha"))]
+    alpha: Option<f64>,
+    #[arg(long, value_name = "M", allow_hyphen_values = true, value_parser = limits::parser("mass"),
+          help = limits::help("mass", "Striking mass"))]
+    mass: Option<f64>,
+    #[arg(long = "v-in", value_name = "V", allow_hyphen_values = true,
+          value_parser = limits::parser("v-in"), help = limits::help("v-in", "Impact speed"))]
+    v_in: Option<f64>,
+    #[arg(long, value_name = "FS", allow_hyphen_values = true, value_parser = limits::parser("fs"),
+          help = limits::help("fs", "Sample rate"))]
+    fs: Option<f64>,
+    #[arg(long, value_name = "METHOD", ignore_case = true,
+          value_parser = enum_parser(METHODS, Method::name),
+          help = spec("Integrator", "none (a name)", &names(METHODS, Method::name), "verlet"))]
+    method: Option<Method>,
+    #[arg(long, value_name = "CORRECTION", ignore_case = true,
+          value_parser = enum_parser(CORRECTIONS, Correction::name),
+          help = spec("Energy correction", "none (a name)",
+                      &names(CORRECTIONS, Correction::name), "none"))]
+    correction: Option<Correction>,
+    #[arg(long = "clamp-target", value_name = "TARGET", ignore_case = true,
+          value_parser = enum_parser(CLAMP_TARGETS, ClampTarget::name),
+          help = spec("The clamp's exit speed: eq (7)'s approximation or eq (6)'s exact root",
+                      "none (a name)", &names(CLAMP_TARGETS, ClampTarget::name), "exact"))]
+    clamp_target: Option<ClampTarget>,
+    #[arg(long = "per-sample", help = flag("One step of the method per sample, as in the \
+          paper's tables (default: sub-steps where the contact is too stiff for the rate, \
+          as the plugin)"))]
+    per_sample: bool,
+    #[arg(long, help = flag("Print JSON instead of text"))]
+    json: bool,
+}
+
+#[derive(Args)]
+struct SimulateArgs {
+    #[command(flatten)]
+    contact: ContactArgs,
+}
+
+#[derive(Args)]
+struct SequenceArgs {
+    #[command(flatten)]
+    contact: ContactArgs,
+    #[arg(long, value_name = "N", allow_hyphen_values = true,
+          value_parser = limits::parser("impacts"),
+          help = limits::help("impacts", "Impacts in the chain (with --gravity-in-contact: \
+              at most this many)"))]
+    impacts: Option<f64>,
+    #[arg(long, value_name = "G", allow_hyphen_values = true,
+          value_parser = limits::parser("gravity"), help = limits::help("gravity", "Gravity"))]
+    gravity: Option<f64>,
+    #[arg(long = "gravity-in-contact", help = flag("The instrument's bouncing train with \
+          the load m g during contact too (seed 001): onsets at the exact return instants, \
+          at most --impacts impacts, ending earlier when the mass comes to rest on the wall \
+          (or after 600 s). Without it: Table III's chain, gravity in flight only"))]
+    gravity_in_contact: bool,
+    #[arg(long = "paper-heun-handover", conflicts_with = "gravity_in_contact",
+          help = flag("Hand Heun's predicted velocity to the next impact, as the paper did \
+              (Table III's chain only)"))]
+    paper_heun_handover: bool,
 }
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    match run(&argv) {
+    let cli = Cli::parse();
+    let out = match cli.cmd {
+        Cmd::Paper(a) => cmd_paper(&a),
+        Cmd::Simulate(a) => Ok(cmd_simulate(&a)),
+        Cmd::Sequence(a) => Ok(cmd_sequence(&a)),
+        Cmd::Render(a) => render::cmd_render(&a),
+    };
+    match out {
         Ok(out) => {
             println!("{out}");
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("rebound: {e}");
+            eprintln!("error: {e}");
             ExitCode::from(2)
         }
     }
 }
 
-fn run(argv: &[String]) -> Result<String, ArgError> {
-    let Some((cmd, rest)) = argv.split_first() else {
-        return Err(ArgError(format!("missing command\n{}", usage())));
-    };
-    match cmd.as_str() {
-        "paper" => cmd_paper(rest),
-        "simulate" => cmd_simulate(rest),
-        "sequence" => cmd_sequence(rest),
-        "render" => render::cmd_render(rest),
-        "help" | "--help" | "-h" => Ok(usage()),
-        other => Err(ArgError(format!("unknown command '{other}'\n{}", usage()))),
-    }
+/// Ends the run with a usage error of subcommand `sub` in clap's form (exit 2): for
+/// the checks across options that clap's own rules cannot state.
+pub fn usage_error(sub: &str, kind: ErrorKind, msg: String) -> ! {
+    let mut cmd = Cli::command();
+    cmd.build();
+    cmd.find_subcommand_mut(sub)
+        .expect("a subcommand of rebound")
+        .error(kind, msg)
+        .exit()
 }
-
-const CONTACT_OPTS: [&str; 10] = [
-    "k",
-    "mu",
-    "restitution",
-    "alpha",
-    "mass",
-    "v-in",
-    "fs",
-    "method",
-    "correction",
-    "clamp-target",
-];
 
 /// The physical and numerical setup shared by `simulate` and `sequence`.
 struct Setup {
@@ -106,58 +223,51 @@ struct Setup {
     restitution: Option<f64>,
 }
 
-fn setup(o: &Options) -> Result<Setup, ArgError> {
-    let k = o.within("k")?;
-    if o.has("mu") && o.has("restitution") {
-        return Err(ArgError(
-            "--restitution: not with --mu (the restitution sets the damping: give one \
-             of them)"
-                .into(),
-        ));
-    }
-    let restitution = if o.has("restitution") {
-        Some(o.within("restitution")?)
-    } else {
-        None
-    };
-    let mu = o.within("mu")?;
-    let alpha = o.within("alpha")?;
-    let mass = o.within("mass")?;
-    let v_in = o.within("v-in")?;
-    let fs = o.within("fs")?;
-    let method: Method = o.get("method", Method::Verlet)?;
-    let correction: Correction = o.get("correction", Correction::None)?;
-    let clamp_target: ClampTarget = o.get("clamp-target", ClampTarget::Exact)?;
-    let mu = match restitution {
-        Some(e) => restitution::mu_for(e, v_in),
-        None => mu,
-    };
-    Ok(Setup {
-        contact: Contact::new(k, mu, alpha, mass),
-        scheme: if o.flag("per-sample") {
-            Scheme::new(method, correction, clamp_target).per_sample()
-        } else {
-            Scheme::new(method, correction, clamp_target)
-        },
-        v_in,
-        fs,
-        restitution,
-    })
+/// The value given for `--name`, or its range's default.
+fn or_default(v: Option<f64>, name: &str) -> f64 {
+    v.unwrap_or(limits::limit(name).default)
 }
 
-fn cmd_paper(rest: &[String]) -> Result<String, ArgError> {
-    let o = Options::parse(rest, &["table"], &["json"])?;
-    let ids: Vec<TableId> = match o.get::<String>("table", String::new())?.as_str() {
-        "" => TableId::ALL.to_vec(),
-        t => vec![TableId::from_arg(t).ok_or_else(|| {
-            ArgError(format!(
-                "--table: unknown table '{t}' (expected 1, 2a, 2b, 3a or 3b)"
-            ))
-        })?],
+fn setup(a: &ContactArgs) -> Setup {
+    let v_in = or_default(a.v_in, "v-in");
+    let mu = match a.restitution {
+        Some(e) => restitution::mu_for(e, v_in),
+        None => or_default(a.mu, "mu"),
+    };
+    let contact = Contact::new(
+        or_default(a.k, "k"),
+        mu,
+        or_default(a.alpha, "alpha"),
+        or_default(a.mass, "mass"),
+    );
+    let scheme = Scheme::new(
+        a.method.unwrap_or(Method::Verlet),
+        a.correction.unwrap_or(Correction::None),
+        a.clamp_target.unwrap_or(ClampTarget::Exact),
+    );
+    Setup {
+        contact,
+        scheme: if a.per_sample {
+            scheme.per_sample()
+        } else {
+            scheme
+        },
+        v_in,
+        fs: or_default(a.fs, "fs"),
+        restitution: a.restitution,
+    }
+}
+
+fn cmd_paper(a: &PaperArgs) -> Result<String, String> {
+    let ids: Vec<TableId> = match a.table {
+        None => TableId::ALL.to_vec(),
+        Some(t) => vec![t],
     };
     let tables: Vec<Table> = ids.into_iter().map(paper::table).collect();
-    if o.flag("json") {
-        return Ok(json::array(tables.iter().map(table_json)));
+    if a.json {
+        return Ok(to_json(
+            &tables.iter().map(TableJson::of).collect::<Vec<_>>(),
+        ));
     }
     Ok(tables.iter().map(table_text).collect::<Vec<_>>().join("\n"))
 }
@@ -207,59 +317,105 @@ fn fmt_sig(v: f64) -> String {
     }
 }
 
-fn table_json(t: &Table) -> String {
-    let cells = t.cells.iter().map(|c| {
-        json::Object::default()
-            .str("row", c.row)
-            .str("column", c.column)
-            .str("printed", c.printed)
-            .num("paper", c.paper())
-            .num("ours", c.ours)
-            .num("rel_diff_pct", c.rel_diff_pct())
-            .build()
-    });
-    json::Object::default()
-        .str("table", t.id.arg())
-        .str("title", t.title)
-        .raw("cells", &json::array(cells))
-        .build()
+/// `paper --json`: one table.
+#[derive(Serialize)]
+struct TableJson {
+    table: &'static str,
+    title: &'static str,
+    cells: Vec<CellJson>,
 }
 
-fn cmd_simulate(rest: &[String]) -> Result<String, ArgError> {
-    let o = Options::parse(rest, &CONTACT_OPTS, &["json", "per-sample"])?;
-    let s = setup(&o)?;
+#[derive(Serialize)]
+struct CellJson {
+    row: &'static str,
+    column: &'static str,
+    printed: &'static str,
+    paper: F,
+    ours: F,
+    rel_diff_pct: F,
+}
+
+impl TableJson {
+    fn of(t: &Table) -> Self {
+        Self {
+            table: t.id.arg(),
+            title: t.title,
+            cells: t
+                .cells
+                .iter()
+                .map(|c| CellJson {
+                    row: c.row,
+                    column: c.column,
+                    printed: c.printed,
+                    paper: F(c.paper()),
+                    ours: F(c.ours),
+                    rel_diff_pct: F(c.rel_diff_pct()),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// `simulate --json`, keys in the order the tool has always printed them.
+#[derive(Serialize)]
+struct SimulateJson {
+    method: &'static str,
+    correction: &'static str,
+    clamp_target: &'static str,
+    v_in: F,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    restitution: Option<F>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mu: Option<F>,
+    contact_samples: u64,
+    v_out_sim: F,
+    v_out_exact: F,
+    v_out_approx: F,
+    x_max: F,
+    x_max_sim: F,
+    tau_samples: F,
+    dev_x_pct: F,
+    dev_h_pct: F,
+    err_vout_pct: F,
+    newton_iters_mean: F,
+    newton_iters_max: u64,
+    runaway: bool,
+    closed_form: bool,
+    substeps: u64,
+}
+
+fn cmd_simulate(a: &SimulateArgs) -> String {
+    let s = setup(&a.contact);
     // %err(v_out) against the exact root unless the approximate clamp target is
     // asked for (as in Table II(b)).
     let r = match s.restitution {
         None => simulate_impact(s.contact, s.scheme, s.v_in, s.fs, s.scheme.clamp_target),
         Some(e) => train::simulate_restitution(s.contact, s.scheme, s.v_in, s.fs, e),
     };
-    if o.flag("json") {
-        let mut j = json::Object::default()
-            .str("method", s.scheme.method.name())
-            .str("correction", s.scheme.correction.name())
-            .str("clamp_target", s.scheme.clamp_target.name())
-            .num("v_in", s.v_in);
-        if let Some(e) = s.restitution {
-            j = j.num("restitution", e).num("mu", s.contact.mu);
-        }
-        return Ok(j
-            .int("contact_samples", r.contact_samples)
-            .num("v_out_sim", r.v_out_sim)
-            .num("v_out_exact", r.v_out_exact)
-            .num("v_out_approx", r.v_out_approx)
-            .num("x_max", r.x_max)
-            .num("x_max_sim", r.x_max_sim)
-            .num("tau_samples", r.tau_samples)
-            .num("dev_x_pct", r.dev_x_pct)
-            .num("dev_h_pct", r.dev_h_pct)
-            .num("err_vout_pct", r.err_vout_pct)
-            .num("newton_iters_mean", r.newton_iters_mean)
-            .int("newton_iters_max", r.newton_iters_max as u64)
-            .boolean("runaway", r.runaway)
-            .boolean("closed_form", r.closed_form)
-            .int("substeps", r.substeps as u64)
-            .build());
+    if a.contact.json {
+        return to_json(&SimulateJson {
+            method: s.scheme.method.name(),
+            correction: s.scheme.correction.name(),
+            clamp_target: s.scheme.clamp_target.name(),
+            v_in: F(s.v_in),
+            restitution: s.restitution.map(F),
+            mu: s.restitution.map(|_| F(s.contact.mu)),
+            contact_samples: r.contact_samples,
+            v_out_sim: F(r.v_out_sim),
+            v_out_exact: F(r.v_out_exact),
+            v_out_approx: F(r.v_out_approx),
+            x_max: F(r.x_max),
+            x_max_sim: F(r.x_max_sim),
+            tau_samples: F(r.tau_samples),
+            dev_x_pct: F(r.dev_x_pct),
+            dev_h_pct: F(r.dev_h_pct),
+            err_vout_pct: F(r.err_vout_pct),
+            newton_iters_mean: F(r.newton_iters_mean),
+            newton_iters_max: r.newton_iters_max as u64,
+            runaway: r.runaway,
+            closed_form: r.closed_form,
+            substeps: r.substeps as u64,
+        });
     }
     let damping = match s.restitution {
         Some(e) => format!(
@@ -269,7 +425,7 @@ fn cmd_simulate(rest: &[String]) -> Result<String, ArgError> {
         ),
         None => String::new(),
     };
-    Ok(format!(
+    format!(
         "{} / correction {} / clamp target {}\n\
          {damping}\
          contact samples   {}\n\
@@ -302,37 +458,43 @@ fn cmd_simulate(rest: &[String]) -> Result<String, ArgError> {
         } else {
             ""
         },
-    ))
+    )
 }
 
-fn cmd_sequence(rest: &[String]) -> Result<String, ArgError> {
-    let mut valued = CONTACT_OPTS.to_vec();
-    valued.extend(["impacts", "gravity"]);
-    let o = Options::parse(
-        rest,
-        &valued,
-        &[
-            "json",
-            "paper-heun-handover",
-            "per-sample",
-            "gravity-in-contact",
-        ],
-    )?;
-    let s = setup(&o)?;
+/// `sequence --json` (Table III's chain).
+#[derive(Serialize)]
+struct SequenceJson {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    restitution: Option<F>,
+    impacts: u64,
+    accum_err_pct: F,
+    max_dev_h_pct: F,
+    sequence: Vec<ChainImpactJson>,
+}
+
+#[derive(Serialize)]
+struct ChainImpactJson {
+    impact: u64,
+    onset_s: F,
+    v_in: F,
+    v_out_sim: F,
+    v_out_exact_chain: F,
+    accum_err_pct: F,
+    dev_h_pct: F,
+    contact_samples: u64,
+    runaway: bool,
+    closed_form: bool,
+}
+
+fn cmd_sequence(a: &SequenceArgs) -> String {
+    let s = setup(&a.contact);
     // A whole number within 1..=100000, so the conversion is exact.
-    let impacts = o.within("impacts")? as usize;
-    let g = o.within("gravity")?;
-    if o.flag("gravity-in-contact") {
-        if o.flag("paper-heun-handover") {
-            return Err(ArgError(
-                "--paper-heun-handover: only for Table III's chain, not with \
-                 --gravity-in-contact"
-                    .into(),
-            ));
-        }
-        return Ok(train::cmd_train(&s, g, impacts as u32, o.flag("json")));
+    let impacts = or_default(a.impacts, "impacts") as usize;
+    let g = or_default(a.gravity, "gravity");
+    if a.gravity_in_contact {
+        return train::cmd_train(&s, g, impacts as u32, a.contact.json);
     }
-    let handover = if o.flag("paper-heun-handover") {
+    let handover = if a.paper_heun_handover {
         Handover::PaperHeunPredicted
     } else {
         Handover::Corrected
@@ -352,31 +514,28 @@ fn cmd_sequence(rest: &[String]) -> Result<String, ArgError> {
             s.contact, s.scheme, s.v_in, s.fs, e, impacts, handover, &mut each,
         ),
     };
-    if o.flag("json") {
-        let items = rows.iter().map(|(i, t, r)| {
-            json::Object::default()
-                .int("impact", *i as u64)
-                .num("onset_s", *t)
-                .num("v_in", r.v_in)
-                .num("v_out_sim", r.v_out_sim)
-                .num("v_out_exact_chain", r.v_out_chain)
-                .num("accum_err_pct", r.accum_err_pct)
-                .num("dev_h_pct", r.dev_h_pct)
-                .int("contact_samples", r.contact_samples)
-                .boolean("runaway", r.runaway)
-                .boolean("closed_form", r.closed_form)
-                .build()
+    if a.contact.json {
+        return to_json(&SequenceJson {
+            restitution: s.restitution.map(F),
+            impacts: summary.impacts as u64,
+            accum_err_pct: F(summary.accum_err_pct),
+            max_dev_h_pct: F(summary.max_dev_h_pct),
+            sequence: rows
+                .iter()
+                .map(|(i, t, r)| ChainImpactJson {
+                    impact: *i as u64,
+                    onset_s: F(*t),
+                    v_in: F(r.v_in),
+                    v_out_sim: F(r.v_out_sim),
+                    v_out_exact_chain: F(r.v_out_chain),
+                    accum_err_pct: F(r.accum_err_pct),
+                    dev_h_pct: F(r.dev_h_pct),
+                    contact_samples: r.contact_samples,
+                    runaway: r.runaway,
+                    closed_form: r.closed_form,
+                })
+                .collect(),
         });
-        let mut j = json::Object::default();
-        if let Some(e) = s.restitution {
-            j = j.num("restitution", e);
-        }
-        return Ok(j
-            .int("impacts", summary.impacts as u64)
-            .num("accum_err_pct", summary.accum_err_pct)
-            .num("max_dev_h_pct", summary.max_dev_h_pct)
-            .raw("sequence", &json::array(items))
-            .build());
     }
     let mut out = format!(
         "{:>6} {:>12} {:>16} {:>16} {:>14} {:>12}\n",
@@ -399,5 +558,5 @@ fn cmd_sequence(rest: &[String]) -> Result<String, ArgError> {
         fmt_sig(summary.accum_err_pct),
         fmt_sig(summary.max_dev_h_pct)
     );
-    Ok(out)
+    out
 }

@@ -18,9 +18,9 @@
 //!   [`TAIL_CAP`] s more); a file whose notes run past [`MAX_SECONDS`] is refused.
 //! - **Outputs.** See [`outputs`]; files and tracks render in parallel, one per core.
 
-use crate::args::ArgError;
+use crate::plot::write_plot;
+use crate::render::write_wav;
 use rebound::engine::{Engine, EngineParams, Rendered};
-use rebound::render::{write_plot, write_wav};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -28,6 +28,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod song;
 pub use song::{Note, Song};
+
+/// A refused MIDI render: the message names the option or file (exit status 2).
+#[derive(Clone, Debug)]
+pub struct ArgError(pub String);
 
 /// Longest tail rendered after the last note event while waiting for the voices to end, s.
 pub const TAIL_CAP: f64 = 600.0;
@@ -41,53 +45,6 @@ const DEFAULT_TEMPO: u64 = 500_000;
 pub struct MidiArgs {
     pub files: Vec<PathBuf>,
     pub per_track: bool,
-}
-
-/// Takes every `--midi FILE` (repeatable, or `--midi=FILE`) and `--per-track` out of
-/// `render`'s arguments; the rest is left for the other render options. `None` when no
-/// `--midi` was given (then `--per-track` is refused). With `--midi`, `--note`,
-/// `--velocity` and `--hold` are refused: the notes come from the files.
-pub fn take_args(args: &[String]) -> Result<(Option<MidiArgs>, Vec<String>), ArgError> {
-    let mut m = MidiArgs::default();
-    let mut rest = Vec::new();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "--midi" {
-            match it.next() {
-                Some(v) if !v.starts_with("--") => m.files.push(PathBuf::from(v)),
-                _ => return Err(ArgError("--midi: missing value (a MIDI file)".into())),
-            }
-        } else if let Some(v) = a.strip_prefix("--midi=") {
-            if v.is_empty() {
-                return Err(ArgError("--midi: missing value (a MIDI file)".into()));
-            }
-            m.files.push(PathBuf::from(v));
-        } else if a == "--per-track" {
-            m.per_track = true;
-        } else if a.starts_with("--per-track=") {
-            return Err(ArgError("--per-track: takes no value".into()));
-        } else {
-            rest.push(a.clone());
-        }
-    }
-    if m.files.is_empty() {
-        if m.per_track {
-            return Err(ArgError("--per-track: only with --midi".into()));
-        }
-        return Ok((None, rest));
-    }
-    for name in ["note", "velocity", "hold"] {
-        let flag = format!("--{name}");
-        if rest
-            .iter()
-            .any(|a| *a == flag || a.starts_with(&format!("{flag}=")))
-        {
-            return Err(ArgError(format!(
-                "{flag}: not with --midi (the notes come from the MIDI file)"
-            )));
-        }
-    }
-    Ok((Some(m), rest))
 }
 
 /// Renders `notes` through a fresh engine: `samples` long, or (`None`) until every
@@ -250,6 +207,7 @@ pub fn render_midi(
     duration: Option<f64>,
     out: &Path,
     plot: Option<&Path>,
+    bits: u16,
 ) -> Result<String, ArgError> {
     let songs = midi
         .files
@@ -293,7 +251,7 @@ pub fn render_midi(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    let r = render_job(job, &notes[i], params, fs, samples, plot);
+                    let r = render_job(job, &notes[i], params, fs, samples, plot, bits);
                     results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
                 }
             });
@@ -315,9 +273,10 @@ fn render_job(
     fs: f64,
     samples: Option<usize>,
     plot: Option<&Path>,
+    bits: u16,
 ) -> Result<String, ArgError> {
     let r = render_notes(params, fs, notes, samples, plot.is_some());
-    write_wav(&job.out, fs.round() as u32, 2, &r.audio)
+    write_wav(&job.out, fs.round() as u32, bits, &r.audio)
         .map_err(|e| ArgError(format!("--out: cannot write {}: {e}", job.out.display())))?;
     if let Some(path) = plot {
         write_plot(path, &r)
@@ -325,10 +284,15 @@ fn render_job(
     }
     let peak = r.audio.iter().fold(0.0f32, |m, v| m.max(v.abs()));
     Ok(format!(
-        "wrote {} ({:.3} s at {} Hz, stereo float, {} notes): peak {:.2} dBFS, {} guard events{}",
+        "wrote {} ({:.3} s at {} Hz, {}, {} notes): peak {:.2} dBFS, {} guard events{}",
         job.out.display(),
         r.audio.len() as f64 / fs,
         fs,
+        if bits == 24 {
+            "stereo 24-bit PCM"
+        } else {
+            "stereo float"
+        },
         notes.len(),
         20.0 * (peak.max(1e-12) as f64).log10(),
         r.guard_events,

@@ -1,245 +1,551 @@
 //! `rebound render`: notes through the plugin's own voice engine, offline, to a WAV
-//! file (and optionally a PNG of the waveform, force pulse and energy drift). Every
-//! plugin parameter is an option, validated against the plugin's own ranges
-//! ([`rebound::engine::LIMITS`], free of the plugin framework).
+//! file (hound: 32-bit float or 24-bit PCM), and optionally a PNG of the waveform,
+//! force pulse and energy drift. Every plugin parameter is an option, validated
+//! against the plugin's own ranges ([`rebound::engine::LIMITS`], free of the plugin
+//! framework), its unit and range in its help.
 
-use crate::args::{ArgError, Options};
 use crate::plot::write_plot;
-use rebound::engine::{self, EngineParams, LIMITS, NoteOff, NoteSpec};
+use crate::{enum_parser, names, spec, usage_error};
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::error::ErrorKind;
+use indicatif::{ProgressBar, ProgressStyle};
+use rebound::engine::{Engine, EngineParams, LIMITS, NoteOff, NoteSpec, Rendered};
 use rebound::model::body::BodyType;
-use rebound::render::write_wav;
-use std::path::PathBuf;
+use rebound::model::{ClampTarget, Correction, Method};
+use std::path::{Path, PathBuf};
 
-/// A numeric option; its range is the plugin's ([`LIMITS`], through `get`).
+/// A numeric plugin parameter: its range is the plugin's ([`LIMITS`], through `get`).
 struct Numeric {
     name: &'static str,
-    set: fn(&mut EngineParams, f64),
+    desc: &'static str,
+    unit: &'static str,
     get: fn(&EngineParams) -> f64,
+    /// A count: only whole numbers.
+    whole: bool,
+}
+
+const fn num(
+    name: &'static str,
+    desc: &'static str,
+    unit: &'static str,
+    get: fn(&EngineParams) -> f64,
+) -> Numeric {
+    Numeric {
+        name,
+        desc,
+        unit,
+        get,
+        whole: false,
+    }
 }
 
 const NUMERIC: [Numeric; 18] = [
-    Numeric {
-        name: "v-min",
-        set: |p, v| p.v_min = v,
-        get: |p| p.v_min,
-    },
-    Numeric {
-        name: "v-max",
-        set: |p, v| p.v_max = v,
-        get: |p| p.v_max,
-    },
-    Numeric {
-        name: "velocity-curve",
-        set: |p, v| p.velocity_curve = v,
-        get: |p| p.velocity_curve,
-    },
-    Numeric {
-        name: "mass",
-        set: |p, v| p.mass = v,
-        get: |p| p.mass,
-    },
-    Numeric {
-        name: "k",
-        set: |p, v| p.k = v,
-        get: |p| p.k,
-    },
-    Numeric {
-        name: "alpha",
-        set: |p, v| p.alpha = v,
-        get: |p| p.alpha,
-    },
-    Numeric {
-        name: "mu",
-        set: |p, v| p.mu = v,
-        get: |p| p.mu,
-    },
-    Numeric {
-        name: "gravity",
-        set: |p, v| p.gravity = v,
-        get: |p| p.gravity,
-    },
-    Numeric {
-        name: "body-freq",
-        set: |p, v| p.body_freq = v,
-        get: |p| p.body_freq,
-    },
-    Numeric {
-        name: "key-track",
-        set: |p, v| p.key_track = v,
-        get: |p| p.key_track,
-    },
-    Numeric {
-        name: "t60",
-        set: |p, v| p.t60 = v,
-        get: |p| p.t60,
-    },
-    Numeric {
-        name: "brightness",
-        set: |p, v| p.brightness = v,
-        get: |p| p.brightness,
-    },
-    Numeric {
-        name: "position",
-        set: |p, v| p.position = v,
-        get: |p| p.position,
-    },
-    Numeric {
-        name: "mix",
-        set: |p, v| p.mix = v,
-        get: |p| p.mix,
-    },
-    Numeric {
-        name: "gain",
-        set: |p, v| p.gain_db = v,
-        get: |p| p.gain_db,
-    },
+    num("v-min", "Impact speed at velocity 0", "m/s", |p| p.v_min),
+    num("v-max", "Impact speed at velocity 127", "m/s", |p| p.v_max),
+    num(
+        "velocity-curve",
+        "Exponent of the velocity curve (1 = linear)",
+        "none",
+        |p| p.velocity_curve,
+    ),
+    num("mass", "Striking mass", "kg", |p| p.mass),
+    num("k", "Stiffness k", "N/m^alpha", |p| p.k),
+    num("alpha", "Contact exponent alpha", "none", |p| p.alpha),
+    num("mu", "Damping mu (not with --restitution)", "s/m", |p| p.mu),
+    num("gravity", "Gravity of the bouncing train", "m/s^2", |p| {
+        p.gravity
+    }),
+    num("body-freq", "Body fundamental at middle C", "Hz", |p| {
+        p.body_freq
+    }),
+    num(
+        "key-track",
+        "0 = every key the same pitch, 1 = the note sets the fundamental",
+        "none",
+        |p| p.key_track,
+    ),
+    num("t60", "T60 of the body's fundamental", "s", |p| p.t60),
+    num("brightness", "Brightness of the body", "none", |p| {
+        p.brightness
+    }),
+    num("position", "Strike position on the body", "none", |p| {
+        p.position
+    }),
+    num("mix", "0 = dry force pulse, 1 = body only", "none", |p| {
+        p.mix
+    }),
+    num("gain", "Output gain", "dB", |p| p.gain_db),
     Numeric {
         name: "voices",
-        set: |p, v| p.voices = v as usize,
+        desc: "Polyphony",
+        unit: "voices",
         get: |p| p.voices as f64,
+        whole: true,
     },
-    Numeric {
-        name: "restitution",
-        set: |p, v| p.restitution = v,
-        get: |p| p.restitution,
-    },
-    Numeric {
-        name: "release",
-        set: |p, v| p.release = v,
-        get: |p| p.release,
-    },
+    num(
+        "restitution",
+        "Damping from a coefficient of restitution (seed 000) instead of --mu",
+        "none",
+        |p| p.restitution,
+    ),
+    num(
+        "release",
+        "Damp mode: longest T60 of every mode after the note-off",
+        "s",
+        |p| p.release,
+    ),
 ];
 
-/// The range's ends in physical units.
-fn bounds(n: &Numeric) -> (f64, f64) {
-    ((n.get)(&LIMITS[0]), (n.get)(&LIMITS[1]))
+fn numeric(name: &str) -> &'static Numeric {
+    NUMERIC
+        .iter()
+        .find(|n| n.name == name)
+        .unwrap_or_else(|| panic!("no plugin range for --{name}"))
 }
 
-pub fn options() -> Vec<&'static str> {
-    let mut v: Vec<&str> = NUMERIC.iter().map(|n| n.name).collect();
-    v.extend([
-        "note",
-        "velocity",
-        "duration",
-        "out",
-        "plot",
-        "fs",
-        "method",
-        "correction",
-        "clamp-target",
-        "bouncing",
-        "gravity-in-contact",
-        "body",
-        "note-off",
-        "hold",
-    ]);
-    v
+fn range_text(lo: f64, hi: f64, unit: &str, whole: bool) -> String {
+    let unit = if unit == "none" {
+        String::new()
+    } else {
+        format!(" {unit}")
+    };
+    let whole = if whole { ", whole" } else { "" };
+    format!(
+        "{} to {}{unit}{whole}",
+        crate::limits::number_text(lo),
+        crate::limits::number_text(hi)
+    )
 }
 
-pub fn cmd_render(rest: &[String]) -> Result<String, ArgError> {
-    let (midi, rest) = crate::midi::take_args(rest)?;
-    let valued = options();
-    let o = Options::parse(&rest, &valued, &[])?;
+/// A clap value parser for the plugin parameter `--name`, inside the plugin's range.
+fn parser(name: &'static str) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
+    let n = numeric(name);
+    let (lo, hi) = ((n.get)(&LIMITS[0]), (n.get)(&LIMITS[1]));
+    move |s: &str| match s.parse::<f64>() {
+        Ok(v) if (lo..=hi).contains(&v) && (!n.whole || v.fract() == 0.0) => Ok(v),
+        _ => Err(format!(
+            "must be {} in {}",
+            if n.whole {
+                "a whole number"
+            } else {
+                "a number"
+            },
+            range_text(lo, hi, n.unit, n.whole)
+        )),
+    }
+}
+
+/// The help of the plugin parameter `--name`: unit, the plugin's range, the default.
+fn help(name: &str) -> String {
+    let n = numeric(name);
+    let (lo, hi) = ((n.get)(&LIMITS[0]), (n.get)(&LIMITS[1]));
+    spec(
+        n.desc,
+        n.unit,
+        &range_text(lo, hi, n.unit, n.whole),
+        &crate::limits::number_text((n.get)(&EngineParams::default())),
+    )
+}
+
+/// A number of seconds in `(0, max]` (or `[0, max]` with `zero`).
+fn seconds(max: f64, zero: bool) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
+    move |s: &str| match s.parse::<f64>() {
+        Ok(v) if v <= max && (v > 0.0 || zero && v == 0.0) => Ok(v),
+        _ => Err(format!(
+            "must be a number in {} s",
+            if zero {
+                format!("[0, {max}]")
+            } else {
+                format!("(0, {max}]")
+            }
+        )),
+    }
+}
+
+const FS_MIN: f64 = 8_000.0;
+const FS_MAX: f64 = 768_000.0;
+
+/// The render's sample rate: a whole number of Hz, because that is what a WAV header
+/// stores (rendering at 44100.7 Hz under a header saying 44101 would play 16 ppm sharp).
+fn sample_rate(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (FS_MIN..=FS_MAX).contains(&v) && v.fract() == 0.0 => Ok(v),
+        _ => Err(format!(
+            "must be a whole number in {FS_MIN} to {FS_MAX} Hz (a WAV header stores the \
+             rate as an integer)"
+        )),
+    }
+}
+
+fn on_off() -> impl TypedValueParser<Value = bool> {
+    PossibleValuesParser::new(["on", "off", "true", "false", "1", "0"])
+        .map(|s| matches!(s.as_str(), "on" | "true" | "1"))
+}
+
+const METHODS: &[Method] = &Method::ALL;
+const CORRECTIONS: &[Correction] = &Correction::ALL;
+const CLAMP_TARGETS: &[ClampTarget] = &[ClampTarget::Approx, ClampTarget::Exact];
+const BODIES: &[BodyType] = &BodyType::ALL;
+const NOTE_OFFS: &[NoteOff] = &NoteOff::ALL;
+
+/// A named option's help with its accepted names and the plugin's default.
+fn named<T: Copy>(desc: &str, all: &[T], name: fn(T) -> &'static str, d: T) -> String {
+    spec(desc, "none (a name)", &names(all, name), name(d))
+}
+
+fn defaults() -> EngineParams {
+    EngineParams::default()
+}
+
+/// `rebound render`'s options.
+#[derive(Args)]
+pub struct RenderArgs {
+    #[arg(long, value_name = "FILE.wav",
+          help = spec("The WAV file to write (required); with several --midi files or \
+                       --per-track, a directory or the stem of the names", "none (a path)",
+                      "any writable path", "none"))]
+    out: PathBuf,
+    #[arg(long, value_name = "FILE.mid", conflicts_with_all = ["note", "velocity", "hold"],
+          help = spec("Render a Standard MIDI File (format 0 or 1, every track, its tempo \
+                       map) instead of one note; repeat for several files, rendered in \
+                       parallel; runs until every voice has ended unless --duration",
+                      "none (a path)", "readable .mid files", "none"))]
+    midi: Vec<PathBuf>,
+    #[arg(long = "per-track", requires = "midi",
+          help = crate::flag("With --midi: each track to its own file (NAME_trackN.wav)"))]
+    per_track: bool,
+    #[arg(long, value_name = "KEY", value_parser = clap::value_parser!(u8).range(0..=127),
+          help = spec("MIDI key of the note", "MIDI key number", "0 to 127, whole", "60"))]
+    note: Option<u8>,
+    #[arg(long, value_name = "VEL", value_parser = clap::value_parser!(u8).range(1..=127),
+          help = spec("MIDI velocity of the note", "MIDI velocity", "1 to 127, whole", "100"))]
+    velocity: Option<u8>,
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = seconds(600.0, false),
+          help = spec("Length of the render", "s", "(0, 600] s", "2"))]
+    duration: Option<f64>,
+    #[arg(long, value_name = "FS", allow_hyphen_values = true, value_parser = sample_rate,
+          help = spec("Sample rate, written to the WAV header as is", "Hz",
+                      "8000 to 768000 Hz, whole", "48000"))]
+    fs: Option<f64>,
+    #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = seconds(600.0, true),
+          help = spec("Release the key after S s (in Damp mode that damps the note)", "s",
+                      "[0, 600] s", "held through the render"))]
+    hold: Option<f64>,
+    #[arg(long, value_name = "BITS", value_parser = PossibleValuesParser::new(["32", "24"])
+              .map(|s| if s == "24" { 24u16 } else { 32 }),
+          help = spec("Sample format: 32 = IEEE float, 24 = PCM (clipped at full scale)",
+                      "bits per sample", "32|24", "32"))]
+    bits: Option<u16>,
+    #[arg(long, value_name = "FILE.png",
+          help = spec("Also draw the waveform, the force pulse and the residual-energy drift \
+                       per bounce", "none (a path)", "any writable path", "no plot"))]
+    plot: Option<PathBuf>,
+    #[arg(long = "v-min", value_name = "V", allow_hyphen_values = true,
+          value_parser = parser("v-min"), help = help("v-min"))]
+    v_min: Option<f64>,
+    #[arg(long = "v-max", value_name = "V", allow_hyphen_values = true,
+          value_parser = parser("v-max"), help = help("v-max"))]
+    v_max: Option<f64>,
+    #[arg(long = "velocity-curve", value_name = "X", allow_hyphen_values = true,
+          value_parser = parser("velocity-curve"), help = help("velocity-curve"))]
+    velocity_curve: Option<f64>,
+    #[arg(long, value_name = "M", allow_hyphen_values = true,
+          value_parser = parser("mass"), help = help("mass"))]
+    mass: Option<f64>,
+    #[arg(long, value_name = "K", allow_hyphen_values = true,
+          value_parser = parser("k"), help = help("k"))]
+    k: Option<f64>,
+    #[arg(long, value_name = "A", allow_hyphen_values = true,
+          value_parser = parser("alpha"), help = help("alpha"))]
+    alpha: Option<f64>,
+    #[arg(long, value_name = "MU", allow_hyphen_values = true,
+          value_parser = parser("mu"), help = help("mu"))]
+    mu: Option<f64>,
+    #[arg(long, value_name = "E", allow_hyphen_values = true, conflicts_with = "mu",
+          value_parser = parser("restitution"), help = help("restitution"))]
+    restitution: Option<f64>,
+    #[arg(long, value_name = "G", allow_hyphen_values = true,
+          value_parser = parser("gravity"), help = help("gravity"))]
+    gravity: Option<f64>,
+    #[arg(long = "body-freq", value_name = "HZ", allow_hyphen_values = true,
+          value_parser = parser("body-freq"), help = help("body-freq"))]
+    body_freq: Option<f64>,
+    #[arg(long = "key-track", value_name = "X", allow_hyphen_values = true,
+          value_parser = parser("key-track"), help = help("key-track"))]
+    key_track: Option<f64>,
+    #[arg(long, value_name = "S", allow_hyphen_values = true,
+          value_parser = parser("t60"), help = help("t60"))]
+    t60: Option<f64>,
+    #[arg(long, value_name = "X", allow_hyphen_values = true,
+          value_parser = parser("brightness"), help = help("brightness"))]
+    brightness: Option<f64>,
+    #[arg(long, value_name = "X", allow_hyphen_values = true,
+          value_parser = parser("position"), help = help("position"))]
+    position: Option<f64>,
+    #[arg(long, value_name = "X", allow_hyphen_values = true,
+          value_parser = parser("mix"), help = help("mix"))]
+    mix: Option<f64>,
+    #[arg(long, value_name = "DB", allow_hyphen_values = true,
+          value_parser = parser("gain"), help = help("gain"))]
+    gain: Option<f64>,
+    #[arg(long, value_name = "N", allow_hyphen_values = true,
+          value_parser = parser("voices"), help = help("voices"))]
+    voices: Option<f64>,
+    #[arg(long, value_name = "S", allow_hyphen_values = true,
+          value_parser = parser("release"), help = help("release"))]
+    release: Option<f64>,
+    #[arg(long, value_name = "METHOD", ignore_case = true,
+          value_parser = enum_parser(METHODS, Method::name),
+          help = named("Integrator", METHODS, Method::name, defaults().method))]
+    method: Option<Method>,
+    #[arg(long, value_name = "CORRECTION", ignore_case = true,
+          value_parser = enum_parser(CORRECTIONS, Correction::name),
+          help = named("Energy correction", CORRECTIONS, Correction::name, defaults().correction))]
+    correction: Option<Correction>,
+    #[arg(long = "clamp-target", value_name = "TARGET", ignore_case = true,
+          value_parser = enum_parser(CLAMP_TARGETS, ClampTarget::name),
+          help = named("The clamp's exit speed", CLAMP_TARGETS, ClampTarget::name,
+                       defaults().clamp_target))]
+    clamp_target: Option<ClampTarget>,
+    #[arg(long, value_name = "on|off", value_parser = on_off(),
+          help = spec("The mass bounces back under gravity after each impact",
+                      "none (a switch)", "on|off", "off"))]
+    bouncing: Option<bool>,
+    #[arg(long = "gravity-in-contact", value_name = "on|off", value_parser = on_off(),
+          help = spec("Gravity acts during contact too (seed 001): the train comes to rest",
+                      "none (a switch)", "on|off", "off"))]
+    gravity_in_contact: Option<bool>,
+    #[arg(long, value_name = "BODY", ignore_case = true,
+          value_parser = enum_parser(BODIES, BodyType::name),
+          help = named("Resonating body", BODIES, BodyType::name, defaults().body))]
+    body: Option<BodyType>,
+    #[arg(long = "note-off", value_name = "MODE", ignore_case = true,
+          value_parser = enum_parser(NOTE_OFFS, NoteOff::name),
+          help = named("What releasing the key does", NOTE_OFFS, NoteOff::name,
+                       defaults().note_off))]
+    note_off: Option<NoteOff>,
+}
+
+/// Renders longer than this many seconds of audio show a progress bar.
+const PROGRESS_SECONDS: f64 = 5.0;
+
+/// The engine parameters the options give (the plugin's defaults elsewhere).
+fn params(a: &RenderArgs) -> EngineParams {
     let mut p = EngineParams::default();
-    for n in &NUMERIC {
-        let (lo, hi) = bounds(n);
-        let v = o.number(
-            n.name,
-            (n.get)(&p),
-            &format!("in {lo:.4e}..{hi:.4e}"),
-            |v| (lo..=hi).contains(&v),
-        )?;
-        (n.set)(&mut p, v);
+    for (v, slot) in [
+        (a.v_min, &mut p.v_min),
+        (a.v_max, &mut p.v_max),
+        (a.velocity_curve, &mut p.velocity_curve),
+        (a.mass, &mut p.mass),
+        (a.k, &mut p.k),
+        (a.alpha, &mut p.alpha),
+        (a.mu, &mut p.mu),
+        (a.gravity, &mut p.gravity),
+        (a.body_freq, &mut p.body_freq),
+        (a.key_track, &mut p.key_track),
+        (a.t60, &mut p.t60),
+        (a.brightness, &mut p.brightness),
+        (a.position, &mut p.position),
+        (a.mix, &mut p.mix),
+        (a.gain, &mut p.gain_db),
+        (a.restitution, &mut p.restitution),
+        (a.release, &mut p.release),
+    ] {
+        if let Some(v) = v {
+            *slot = v;
+        }
+    }
+    if let Some(v) = a.voices {
+        // A whole number in 1..=MAX_VOICES (the parser's check).
+        p.voices = v as usize;
     }
     if p.v_min > p.v_max {
-        return Err(ArgError(format!(
-            "--v-min: must not exceed --v-max ({} > {})",
-            p.v_min, p.v_max
-        )));
+        usage_error(
+            "render",
+            ErrorKind::ValueValidation,
+            format!(
+                "--v-min: must not exceed --v-max ({} > {})",
+                p.v_min, p.v_max
+            ),
+        );
     }
-    p.method = o.get("method", p.method)?;
-    p.correction = o.get("correction", p.correction)?;
-    p.clamp_target = o.get("clamp-target", p.clamp_target)?;
-    p.body = o.get::<BodyType>("body", p.body)?;
-    p.note_off = o.get::<NoteOff>("note-off", p.note_off)?;
-    let on_off = |name: &str| -> Result<bool, ArgError> {
-        match o.get::<String>(name, "off".into())?.as_str() {
-            "on" | "true" | "1" => Ok(true),
-            "off" | "false" | "0" => Ok(false),
-            other => Err(ArgError(format!(
-                "--{name}: expected on or off (got '{other}')"
-            ))),
-        }
-    };
-    p.bouncing = on_off("bouncing")?;
-    p.gravity_in_contact = on_off("gravity-in-contact")?;
-    // Damping from a restitution (seed 000) when one is given.
-    if o.has("restitution") {
-        if o.has("mu") {
-            return Err(ArgError(
-                "--restitution: not with --mu (the damping comes from one or the other)".into(),
-            ));
-        }
-        p.from_restitution = true;
+    p.method = a.method.unwrap_or(p.method);
+    p.correction = a.correction.unwrap_or(p.correction);
+    p.clamp_target = a.clamp_target.unwrap_or(p.clamp_target);
+    p.body = a.body.unwrap_or(p.body);
+    p.note_off = a.note_off.unwrap_or(p.note_off);
+    p.bouncing = a.bouncing.unwrap_or(false);
+    p.gravity_in_contact = a.gravity_in_contact.unwrap_or(false);
+    // Damping from a restitution (seed 000) when one is given (clap refuses it with
+    // --mu).
+    p.from_restitution = a.restitution.is_some();
+    p
+}
+
+pub fn cmd_render(a: &RenderArgs) -> Result<String, String> {
+    let p = params(a);
+    if !a.midi.is_empty() {
+        let midi = crate::midi::MidiArgs {
+            files: a.midi.clone(),
+            per_track: a.per_track,
+        };
+        let fs = a.fs.unwrap_or(48_000.0);
+        return crate::midi::render_midi(
+            &midi,
+            &p,
+            fs,
+            a.duration,
+            &a.out,
+            a.plot.as_deref(),
+            a.bits.unwrap_or(32),
+        )
+        .map_err(|e| e.0);
     }
-    let note: u8 = o.get("note", 60)?;
-    if note > 127 {
-        return Err(ArgError(format!("--note: must be 0 to 127 (got {note})")));
-    }
-    let velocity: u8 = o.get("velocity", 100)?;
-    if !(1..=127).contains(&velocity) {
-        return Err(ArgError(format!(
-            "--velocity: must be a MIDI velocity 1 to 127 (got {velocity})"
-        )));
-    }
-    let duration = o.number("duration", 2.0, "in (0, 600] s", |v| v > 0.0 && v <= 600.0)?;
-    let fs = o.number("fs", 48_000.0, "in 8000..768000 Hz", |v| {
-        (8_000.0..=768_000.0).contains(&v)
-    })?;
-    let out: PathBuf = o
-        .get::<String>("out", String::new())?
-        .parse()
-        .map_err(|_| ArgError("--out: not a path".into()))?;
-    if out.as_os_str().is_empty() {
-        return Err(ArgError("--out: missing (the WAV file to write)".into()));
-    }
-    let plot: Option<PathBuf> = match o.get::<String>("plot", String::new())? {
-        s if s.is_empty() => None,
-        s => Some(PathBuf::from(s)),
-    };
-    // How long the key is held: released after --hold s (in Damp mode that damps it),
-    // or held through the render.
-    let hold = match o.get::<String>("hold", String::new())? {
-        s if s.is_empty() => None,
-        _ => Some(o.number("hold", 0.0, "in [0, 600] s", |v| (0.0..=600.0).contains(&v))?),
-    };
-    if let Some(midi) = midi {
-        let duration = o.has("duration").then_some(duration);
-        return crate::midi::render_midi(&midi, &p, fs, duration, &out, plot.as_deref());
-    }
+    let note = a.note.unwrap_or(60);
+    let velocity = a.velocity.unwrap_or(100);
+    let duration = a.duration.unwrap_or(2.0);
+    let fs = a.fs.unwrap_or(48_000.0);
+    let bits = a.bits.unwrap_or(32);
     let samples = (duration * fs).round().max(1.0) as usize;
     let notes = [NoteSpec {
         at: 0,
         key: note,
         velocity: velocity as f32 / 127.0,
-        off: hold.map(|h| (h * fs).round() as usize),
+        // How long the key is held: released after --hold s (in Damp mode that damps
+        // it), or held through the render.
+        off: a.hold.map(|h| (h * fs).round() as usize),
     }];
-    let r = engine::render(&p, fs, &notes, samples);
-    write_wav(&out, fs.round() as u32, 2, &r.audio)
-        .map_err(|e| ArgError(format!("--out: cannot write {}: {e}", out.display())))?;
-    if let Some(path) = &plot {
+    let r = render_with_progress(&p, fs, &notes, samples, duration > PROGRESS_SECONDS);
+    let clipped = write_wav(&a.out, fs as u32, bits, &r.audio)
+        .map_err(|e| format!("--out: cannot write {}: {e}", a.out.display()))?;
+    if let Some(path) = &a.plot {
         write_plot(path, &r)
-            .map_err(|e| ArgError(format!("--plot: cannot write {}: {e}", path.display())))?;
+            .map_err(|e| format!("--plot: cannot write {}: {e}", path.display()))?;
     }
     let peak = r.audio.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    let format = if bits == 24 {
+        "stereo 24-bit PCM"
+    } else {
+        "stereo float"
+    };
     Ok(format!(
-        "wrote {} ({:.3} s at {} Hz, stereo float): peak {:.2} dBFS, {} guard events{}",
-        out.display(),
+        "wrote {} ({:.3} s at {} Hz, {format}): peak {:.2} dBFS, {} guard events{}{}",
+        a.out.display(),
         duration,
         fs,
         20.0 * (peak.max(1e-12) as f64).log10(),
         r.guard_events,
-        plot.map(|p| format!("; plot {}", p.display()))
-            .unwrap_or_default()
+        a.plot
+            .as_ref()
+            .map(|p| format!("; plot {}", p.display()))
+            .unwrap_or_default(),
+        if clipped > 0 {
+            format!("; {clipped} samples clipped at full scale")
+        } else {
+            String::new()
+        }
     ))
+}
+
+/// [`rebound::engine::render`]'s loop, in blocks of at most a tenth of a second so that
+/// a progress bar (on stderr, hidden when stderr is not a terminal) can follow it. The
+/// engine's output does not depend on the block size, so the samples are the same.
+fn render_with_progress(
+    params: &EngineParams,
+    fs: f64,
+    notes: &[NoteSpec],
+    samples: usize,
+    progress: bool,
+) -> Rendered {
+    let bar = if progress {
+        let bar = ProgressBar::new(samples as u64);
+        if let Ok(style) = ProgressStyle::with_template(
+            "rendering {bar:40} {percent:>3}% of {msg} ({elapsed} elapsed, ~{eta} left)",
+        ) {
+            bar.set_style(style);
+        }
+        bar.set_message(format!("{:.1} s", samples as f64 / fs));
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let block = ((fs / 10.0) as usize).max(1);
+    let mut engine = Engine::new(fs);
+    engine.set_params(params);
+    // Start the smoothers at the parameters, as the plugin's activation does.
+    engine.set_sample_rate(fs);
+    let mut audio = vec![0.0f32; samples];
+    let mut force = vec![0.0f32; samples];
+    // Note-ons and note-offs in time order; at the same sample, given order, a note's
+    // own on before its off.
+    let mut events: Vec<(usize, Option<f32>, u8)> = Vec::with_capacity(2 * notes.len());
+    for n in notes {
+        events.push((n.at, Some(n.velocity), n.key));
+        if let Some(off) = n.off {
+            events.push((off.max(n.at), None, n.key));
+        }
+    }
+    events.sort_by_key(|e| (e.0, e.1.is_none()));
+    let mut pos = 0;
+    let mut next = 0;
+    while pos < samples {
+        while next < events.len() && events[next].0 <= pos {
+            match events[next] {
+                (_, Some(velocity), key) => engine.note_on(key, velocity, 0, None),
+                (_, None, key) => engine.note_off(Some(key), Some(0), None),
+            }
+            next += 1;
+        }
+        let end = events
+            .get(next)
+            .map_or(samples, |e| e.0.min(samples))
+            .min(pos + block);
+        engine.render_with_force(&mut audio[pos..end], Some(&mut force[pos..end]));
+        pos = end;
+        bar.set_position(pos as u64);
+    }
+    bar.finish_and_clear();
+    Rendered {
+        fs,
+        audio,
+        force,
+        trace: engine.last_trace().clone(),
+        guard_events: engine.guard_events(),
+    }
+}
+
+/// Writes mono `samples` to both channels of a stereo WAV at the integer rate `fs`:
+/// 32-bit IEEE float (as rendered, bit for bit) or 24-bit PCM (rounded, clipped at full
+/// scale). Returns how many samples the PCM clipped.
+pub fn write_wav(path: &Path, fs: u32, bits: u16, samples: &[f32]) -> Result<usize, hound::Error> {
+    let spec = hound::WavSpec {
+        channels: 2,
+        sample_rate: fs,
+        bits_per_sample: bits,
+        sample_format: if bits == 24 {
+            hound::SampleFormat::Int
+        } else {
+            hound::SampleFormat::Float
+        },
+    };
+    let mut w = hound::WavWriter::create(path, spec)?;
+    let mut clipped = 0;
+    for &s in samples {
+        if bits == 24 {
+            const FULL: f64 = 8_388_607.0;
+            let v = (s as f64 * FULL).round();
+            if v.abs() > FULL {
+                clipped += 1;
+            }
+            let v = v.clamp(-FULL, FULL) as i32;
+            w.write_sample(v)?;
+            w.write_sample(v)?;
+        } else {
+            w.write_sample(s)?;
+            w.write_sample(s)?;
+        }
+    }
+    w.finalize()?;
+    Ok(clipped)
 }

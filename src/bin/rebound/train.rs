@@ -3,11 +3,13 @@
 //! `rebound::model`, which has no single-impact or chain entry point that latches a
 //! restitution's clamp target (see `simulate_restitution`).
 
-use crate::{Setup, fmt_sig, json};
+use crate::float::{F, to_json};
+use crate::{Setup, fmt_sig};
 use rebound::model::metrics::{DeviationTracker, ImpactReport};
 use rebound::model::restitution::mu_for;
 use rebound::model::sequence::{Handover, SequenceImpact, SequenceSummary};
 use rebound::model::{Bouncer, ClampTarget, Contact, Impact, Latch, Method, Phase, Scheme, Train};
+use serde::Serialize;
 
 /// `metrics::simulate_impact` for a contact whose damping `contact.mu` was set from the
 /// restitution `e` at `v_in`: the same measurement, with the exact clamp aiming at
@@ -253,46 +255,82 @@ fn run_train(s: &Setup, g: f64, bound: u32) -> TrainRun {
     }
 }
 
+/// `sequence --gravity-in-contact --json`, keys in the order the tool has always
+/// printed them.
+#[derive(Serialize)]
+struct TrainJson {
+    method: &'static str,
+    correction: &'static str,
+    clamp_target: &'static str,
+    gravity: F,
+    gravity_in_contact: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    restitution: Option<F>,
+    impact_bound: u64,
+    impacts: u64,
+    impacts_started: u64,
+    rest: bool,
+    rest_position_m: F,
+    duration_s: F,
+    time_limited: bool,
+    sequence: Vec<TrainImpactJson>,
+}
+
+#[derive(Serialize)]
+struct TrainImpactJson {
+    impact: u64,
+    onset_s: F,
+    v_in: F,
+    mu: F,
+    v_out: F,
+    restitution: F,
+    restitution_exact: F,
+    sticks: bool,
+    load_drift: F,
+    contact_samples: u64,
+    runaway: bool,
+    closed_form: bool,
+}
+
 /// `sequence --gravity-in-contact`.
 pub fn cmd_train(s: &Setup, g: f64, bound: u32, as_json: bool) -> String {
     let run = run_train(s, g, bound);
     let restitution = |r: &TrainImpact| -r.v_out / r.v_in;
     if as_json {
-        let items = run.rows.iter().enumerate().map(|(i, r)| {
-            json::Object::default()
-                .int("impact", i as u64 + 1)
-                .num("onset_s", r.onset_s)
-                .num("v_in", r.v_in)
-                .num("mu", r.mu)
-                .num("v_out", r.v_out)
-                .num("restitution", restitution(r))
-                .num("restitution_exact", r.e_exact)
-                .boolean("sticks", r.sticks)
-                .num("load_drift", r.load_drift)
-                .int("contact_samples", r.contact_samples)
-                .boolean("runaway", r.runaway)
-                .boolean("closed_form", r.closed_form)
-                .build()
+        return to_json(&TrainJson {
+            method: s.scheme.method.name(),
+            correction: s.scheme.correction.name(),
+            clamp_target: s.scheme.clamp_target.name(),
+            gravity: F(g),
+            gravity_in_contact: true,
+            restitution: s.restitution.map(F),
+            impact_bound: bound as u64,
+            impacts: run.rows.len() as u64,
+            impacts_started: run.started as u64,
+            rest: run.rest,
+            rest_position_m: F(run.rest_position.unwrap_or(f64::NAN)),
+            duration_s: F(run.samples as f64 / s.fs),
+            time_limited: run.time_limited,
+            sequence: run
+                .rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| TrainImpactJson {
+                    impact: i as u64 + 1,
+                    onset_s: F(r.onset_s),
+                    v_in: F(r.v_in),
+                    mu: F(r.mu),
+                    v_out: F(r.v_out),
+                    restitution: F(restitution(r)),
+                    restitution_exact: F(r.e_exact),
+                    sticks: r.sticks,
+                    load_drift: F(r.load_drift),
+                    contact_samples: r.contact_samples,
+                    runaway: r.runaway,
+                    closed_form: r.closed_form,
+                })
+                .collect(),
         });
-        let mut j = json::Object::default()
-            .str("method", s.scheme.method.name())
-            .str("correction", s.scheme.correction.name())
-            .str("clamp_target", s.scheme.clamp_target.name())
-            .num("gravity", g)
-            .boolean("gravity_in_contact", true);
-        if let Some(e) = s.restitution {
-            j = j.num("restitution", e);
-        }
-        return j
-            .int("impact_bound", bound as u64)
-            .int("impacts", run.rows.len() as u64)
-            .int("impacts_started", run.started as u64)
-            .boolean("rest", run.rest)
-            .num("rest_position_m", run.rest_position.unwrap_or(f64::NAN))
-            .num("duration_s", run.samples as f64 / s.fs)
-            .boolean("time_limited", run.time_limited)
-            .raw("sequence", &json::array(items))
-            .build();
     }
     let mut out = format!(
         "{:>6} {:>12} {:>14} {:>15} {:>11} {:>11} {:>6} {:>10}\n",

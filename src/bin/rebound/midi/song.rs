@@ -1,8 +1,8 @@
 //! Reading a Standard MIDI File: the tempo map ([`Clock`]) and the notes of each track,
 //! paired and placed at their samples.
 
+use super::ArgError;
 use super::DEFAULT_TEMPO;
-use crate::args::ArgError;
 use midly::{MetaMessage, MidiMessage, Smf, Timing, TrackEventKind};
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
