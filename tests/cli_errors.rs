@@ -1228,9 +1228,27 @@ fn render_float_is_the_engines_output_bit_for_bit_and_24_bit_pcm_follows_it() {
 }
 
 #[test]
-fn render_refuses_a_rate_its_wav_header_cannot_store() {
-    let msg = assert_refused(&["render", "--fs", "44100.7", "--out", "x.wav"], "--fs");
-    assert!(msg.contains("whole number"), "{msg}");
+fn render_runs_at_the_rate_its_wav_header_stores() {
+    let dir = std::env::temp_dir().join(format!("rebound-fs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wav = dir.join("f.wav");
+    let (code, out, err) = rebound(&[
+        "render",
+        "--fs",
+        "44100.7",
+        "--duration",
+        "0.5",
+        "--out",
+        wav.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    let r = hound::WavReader::open(&wav).unwrap();
+    assert_eq!(r.spec().sample_rate, 44101);
+    // 0.5 s at the rate written, not at 44100.7.
+    assert_eq!(r.duration(), (0.5f64 * 44101.0).round() as u32);
+    assert!(out.contains("44101 Hz"), "{out}");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_refused(&["render", "--fs", "7999", "--out", "x.wav"], "--fs");
     assert_refused(&["render", "--bits", "16", "--out", "x.wav"], "--bits");
     assert_refused(&["render", "--voices", "2.5", "--out", "x.wav"], "--voices");
 }

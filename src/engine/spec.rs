@@ -33,6 +33,8 @@ pub struct NumberSpec {
     pub scale: Scale,
     /// Decimals shown (significant digits for [`Scale::Log`]).
     pub digits: usize,
+    /// One plain sentence for help texts and tooltips.
+    pub help: &'static str,
     pub get: fn(&EngineParams) -> f64,
     pub set: fn(&mut EngineParams, f64),
 }
@@ -48,7 +50,7 @@ impl NumberSpec {
 }
 
 macro_rules! number {
-    ($id:literal, $name:literal, $cli:literal, $unit:literal, $scale:expr, $digits:literal, $field:ident) => {
+    ($id:literal, $name:literal, $cli:literal, $unit:literal, $scale:expr, $digits:literal, $field:ident, $help:literal) => {
         NumberSpec {
             id: $id,
             name: $name,
@@ -56,6 +58,7 @@ macro_rules! number {
             unit: $unit,
             scale: $scale,
             digits: $digits,
+            help: $help,
             get: |p| p.$field as f64,
             set: |p, v| p.$field = v as _,
         }
@@ -64,8 +67,26 @@ macro_rules! number {
 
 /// Every numeric parameter, in the plugin's order.
 pub const NUMBERS: [NumberSpec; 18] = [
-    number!("vmin", "Min speed", "v-min", " m/s", Scale::Log, 3, v_min),
-    number!("vmax", "Max speed", "v-max", " m/s", Scale::Log, 3, v_max),
+    number!(
+        "vmin",
+        "Min speed",
+        "v-min",
+        " m/s",
+        Scale::Log,
+        3,
+        v_min,
+        "Impact speed at velocity 0"
+    ),
+    number!(
+        "vmax",
+        "Max speed",
+        "v-max",
+        " m/s",
+        Scale::Log,
+        3,
+        v_max,
+        "Impact speed at velocity 127"
+    ),
     number!(
         "vcurve",
         "Velocity curve",
@@ -73,12 +94,49 @@ pub const NUMBERS: [NumberSpec; 18] = [
         "",
         Scale::Skewed(-1.5),
         2,
-        velocity_curve
+        velocity_curve,
+        "Exponent of the velocity curve (1 = linear)"
     ),
-    number!("mass", "Mass", "mass", " kg", Scale::Log, 3, mass),
-    number!("k", "Stiffness", "k", " N/m^α", Scale::Log, 3, k),
-    number!("alpha", "Exponent α", "alpha", "", Scale::Linear, 2, alpha),
-    number!("mu", "Damping μ", "mu", " s/m", Scale::Log, 3, mu),
+    number!(
+        "mass",
+        "Mass",
+        "mass",
+        " kg",
+        Scale::Log,
+        3,
+        mass,
+        "Striking mass"
+    ),
+    number!(
+        "k",
+        "Stiffness",
+        "k",
+        " N/m^α",
+        Scale::Log,
+        3,
+        k,
+        "Stiffness k"
+    ),
+    number!(
+        "alpha",
+        "Exponent α",
+        "alpha",
+        "",
+        Scale::Linear,
+        2,
+        alpha,
+        "Contact exponent alpha"
+    ),
+    number!(
+        "mu",
+        "Damping μ",
+        "mu",
+        " s/m",
+        Scale::Log,
+        3,
+        mu,
+        "Damping mu (not with --restitution)"
+    ),
     number!(
         "rest",
         "Restitution e",
@@ -86,7 +144,8 @@ pub const NUMBERS: [NumberSpec; 18] = [
         "",
         Scale::Linear,
         3,
-        restitution
+        restitution,
+        "Damping from a coefficient of restitution (seed 000) instead of --mu"
     ),
     number!(
         "grav",
@@ -95,7 +154,8 @@ pub const NUMBERS: [NumberSpec; 18] = [
         " m/s²",
         Scale::Skewed(-2.0),
         2,
-        gravity
+        gravity,
+        "Gravity of the bouncing train"
     ),
     number!(
         "bfreq",
@@ -104,7 +164,8 @@ pub const NUMBERS: [NumberSpec; 18] = [
         " Hz",
         Scale::Skewed(-2.0),
         1,
-        body_freq
+        body_freq,
+        "Body fundamental at middle C"
     ),
     number!(
         "ktrack",
@@ -113,9 +174,19 @@ pub const NUMBERS: [NumberSpec; 18] = [
         " %",
         Scale::Percent,
         0,
-        key_track
+        key_track,
+        "0 = every key the same pitch, 1 = the note sets the fundamental"
     ),
-    number!("t60", "Decay T60", "t60", " s", Scale::Skewed(-2.0), 3, t60),
+    number!(
+        "t60",
+        "Decay T60",
+        "t60",
+        " s",
+        Scale::Skewed(-2.0),
+        3,
+        t60,
+        "T60 of the body's fundamental"
+    ),
     number!(
         "bright",
         "Brightness",
@@ -123,7 +194,8 @@ pub const NUMBERS: [NumberSpec; 18] = [
         " %",
         Scale::Percent,
         0,
-        brightness
+        brightness,
+        "Brightness of the body"
     ),
     number!(
         "pos",
@@ -132,9 +204,19 @@ pub const NUMBERS: [NumberSpec; 18] = [
         " %",
         Scale::Percent,
         0,
-        position
+        position,
+        "Strike position on the body"
     ),
-    number!("mix", "Body mix", "mix", " %", Scale::Percent, 0, mix),
+    number!(
+        "mix",
+        "Body mix",
+        "mix",
+        " %",
+        Scale::Percent,
+        0,
+        mix,
+        "0 = dry force pulse, 1 = body only"
+    ),
     number!(
         "release",
         "Release",
@@ -142,10 +224,29 @@ pub const NUMBERS: [NumberSpec; 18] = [
         " s",
         Scale::Skewed(-2.0),
         3,
-        release
+        release,
+        "Damp mode: longest T60 of every mode after the note-off"
     ),
-    number!("gain", "Gain", "gain", " dB", Scale::Linear, 1, gain_db),
-    number!("voices", "Voices", "voices", "", Scale::Linear, 0, voices),
+    number!(
+        "gain",
+        "Gain",
+        "gain",
+        " dB",
+        Scale::Linear,
+        1,
+        gain_db,
+        "Output gain"
+    ),
+    number!(
+        "voices",
+        "Voices",
+        "voices",
+        "",
+        Scale::Linear,
+        0,
+        voices,
+        "Polyphony"
+    ),
 ];
 
 /// The numeric parameter with host id `id`.

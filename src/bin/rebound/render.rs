@@ -10,14 +10,15 @@ use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressStyle};
+use rebound::engine::spec;
 use rebound::engine::{Engine, EngineParams, LIMITS, NoteOff, NoteSpec, Rendered};
 use rebound::model::body::BodyType;
 use rebound::model::{ClampTarget, Correction, Method};
 use std::path::{Path, PathBuf};
 
-/// A numeric plugin parameter: its range is the plugin's ([`LIMITS`], through `get`).
+/// A numeric plugin parameter as the command line sees it: everything comes from the
+/// framework-free spec (`engine::spec`: name, help, unit; its range from `LIMITS`).
 struct Numeric {
-    name: &'static str,
     desc: &'static str,
     unit: &'static str,
     get: fn(&EngineParams) -> f64,
@@ -25,83 +26,22 @@ struct Numeric {
     whole: bool,
 }
 
-const fn num(
-    name: &'static str,
-    desc: &'static str,
-    unit: &'static str,
-    get: fn(&EngineParams) -> f64,
-) -> Numeric {
-    Numeric {
-        name,
-        desc,
-        unit,
-        get,
-        whole: false,
-    }
-}
-
-const NUMERIC: [Numeric; 18] = [
-    num("v-min", "Impact speed at velocity 0", "m/s", |p| p.v_min),
-    num("v-max", "Impact speed at velocity 127", "m/s", |p| p.v_max),
-    num(
-        "velocity-curve",
-        "Exponent of the velocity curve (1 = linear)",
-        "none",
-        |p| p.velocity_curve,
-    ),
-    num("mass", "Striking mass", "kg", |p| p.mass),
-    num("k", "Stiffness k", "N/m^alpha", |p| p.k),
-    num("alpha", "Contact exponent alpha", "none", |p| p.alpha),
-    num("mu", "Damping mu (not with --restitution)", "s/m", |p| p.mu),
-    num("gravity", "Gravity of the bouncing train", "m/s^2", |p| {
-        p.gravity
-    }),
-    num("body-freq", "Body fundamental at middle C", "Hz", |p| {
-        p.body_freq
-    }),
-    num(
-        "key-track",
-        "0 = every key the same pitch, 1 = the note sets the fundamental",
-        "none",
-        |p| p.key_track,
-    ),
-    num("t60", "T60 of the body's fundamental", "s", |p| p.t60),
-    num("brightness", "Brightness of the body", "none", |p| {
-        p.brightness
-    }),
-    num("position", "Strike position on the body", "none", |p| {
-        p.position
-    }),
-    num("mix", "0 = dry force pulse, 1 = body only", "none", |p| {
-        p.mix
-    }),
-    num("gain", "Output gain", "dB", |p| p.gain_db),
-    Numeric {
-        name: "voices",
-        desc: "Polyphony",
-        unit: "voices",
-        get: |p| p.voices as f64,
-        whole: true,
-    },
-    num(
-        "restitution",
-        "Damping from a coefficient of restitution (seed 000) instead of --mu",
-        "none",
-        |p| p.restitution,
-    ),
-    num(
-        "release",
-        "Damp mode: longest T60 of every mode after the note-off",
-        "s",
-        |p| p.release,
-    ),
-];
-
-fn numeric(name: &str) -> &'static Numeric {
-    NUMERIC
+fn numeric(name: &str) -> Numeric {
+    let n = spec::NUMBERS
         .iter()
-        .find(|n| n.name == name)
-        .unwrap_or_else(|| panic!("no plugin range for --{name}"))
+        .find(|n| n.cli == name)
+        .unwrap_or_else(|| panic!("--{name} is not in engine::spec"));
+    let unit = n.unit.trim();
+    Numeric {
+        desc: n.help,
+        unit: if unit.is_empty() || unit == "%" {
+            "none"
+        } else {
+            unit
+        },
+        get: n.get,
+        whole: n.scale == spec::Scale::Linear && n.digits == 0,
+    }
 }
 
 fn range_text(lo: f64, hi: f64, unit: &str, whole: bool) -> String {
@@ -166,15 +106,14 @@ fn seconds(max: f64, zero: bool) -> impl Fn(&str) -> Result<f64, String> + Clone
 const FS_MIN: f64 = 8_000.0;
 const FS_MAX: f64 = 768_000.0;
 
-/// The render's sample rate: a whole number of Hz, because that is what a WAV header
-/// stores (rendering at 44100.7 Hz under a header saying 44101 would play 16 ppm sharp).
+/// The render's sample rate, rounded to a whole number of Hz: a WAV header stores an
+/// integer, and the render runs at exactly the rate it writes (rendering at 44100.7 Hz
+/// under a header saying 44101 would play 16 ppm sharp). Fractional rates that worked
+/// before still do; they render at the rate written.
 fn sample_rate(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if (FS_MIN..=FS_MAX).contains(&v) && v.fract() == 0.0 => Ok(v),
-        _ => Err(format!(
-            "must be a whole number in {FS_MIN} to {FS_MAX} Hz (a WAV header stores the \
-             rate as an integer)"
-        )),
+        Ok(v) if (FS_MIN..=FS_MAX).contains(&v) => Ok(v.round()),
+        _ => Err(format!("must be a number in {FS_MIN} to {FS_MAX} Hz")),
     }
 }
 
@@ -225,8 +164,8 @@ pub struct RenderArgs {
           help = spec("Length of the render", "s", "(0, 600] s", "2"))]
     duration: Option<f64>,
     #[arg(long, value_name = "FS", allow_hyphen_values = true, value_parser = sample_rate,
-          help = spec("Sample rate, written to the WAV header as is", "Hz",
-                      "8000 to 768000 Hz, whole", "48000"))]
+          help = spec("Sample rate, rounded to whole Hz: the render runs at the rate the \
+                       WAV header stores", "Hz", "8000 to 768000 Hz", "48000"))]
     fs: Option<f64>,
     #[arg(long, value_name = "S", allow_hyphen_values = true, value_parser = seconds(600.0, true),
           help = spec("Release the key after S s (in Damp mode that damps the note)", "s",
