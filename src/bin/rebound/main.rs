@@ -5,6 +5,7 @@
 mod float;
 mod limits;
 mod midi;
+mod paper;
 mod plot;
 mod render;
 mod train;
@@ -12,7 +13,7 @@ mod train;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use float::{F, to_json};
-use rebound::model::paper::{self, Table, TableId};
+use rebound::model::paper::TableId;
 use rebound::model::restitution;
 use rebound::model::sequence::{Handover, SequenceImpact, run_sequence};
 use rebound::model::{ClampTarget, Contact, Correction, Method, Scheme, simulate_impact};
@@ -184,7 +185,7 @@ struct SequenceArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let out = match cli.cmd {
-        Cmd::Paper(a) => cmd_paper(&a),
+        Cmd::Paper(a) => paper::cmd_paper(&a),
         Cmd::Simulate(a) => Ok(cmd_simulate(&a)),
         Cmd::Sequence(a) => Ok(cmd_sequence(&a)),
         Cmd::Render(a) => render::cmd_render(&a),
@@ -258,55 +259,6 @@ fn setup(a: &ContactArgs) -> Setup {
     }
 }
 
-fn cmd_paper(a: &PaperArgs) -> Result<String, String> {
-    let ids: Vec<TableId> = match a.table {
-        None => TableId::ALL.to_vec(),
-        Some(t) => vec![t],
-    };
-    let tables: Vec<Table> = ids.into_iter().map(paper::table).collect();
-    if a.json {
-        return Ok(to_json(
-            &tables.iter().map(TableJson::of).collect::<Vec<_>>(),
-        ));
-    }
-    Ok(tables.iter().map(table_text).collect::<Vec<_>>().join("\n"))
-}
-
-fn table_text(t: &Table) -> String {
-    let mut out = format!("{}\n", t.title);
-    out += &format!("{:<14}", "errors");
-    for c in &t.columns {
-        out += &format!("  {c:>30}");
-    }
-    out += &format!("\n{:<14}", "");
-    for _ in &t.columns {
-        out += &format!("  {:>30}", "paper | ours | diff%");
-    }
-    out.push('\n');
-    for row in &t.rows {
-        out += &format!("{row:<14}");
-        for col in &t.columns {
-            match t.cells.iter().find(|c| c.row == *row && c.column == *col) {
-                Some(c) => {
-                    let diff = c.rel_diff_pct();
-                    let diff = if diff.is_finite() {
-                        format!("{diff:+.2}")
-                    } else {
-                        "-".into()
-                    };
-                    out += &format!(
-                        "  {:>30}",
-                        format!("{} | {} | {}", c.printed, fmt_sig(c.ours), diff)
-                    );
-                }
-                None => out += &format!("  {:>30}", "-"),
-            }
-        }
-        out.push('\n');
-    }
-    out
-}
-
 /// Four significant digits, in the notation that reads best for the magnitude.
 fn fmt_sig(v: f64) -> String {
     let a = v.abs();
@@ -316,46 +268,6 @@ fn fmt_sig(v: f64) -> String {
         format!("{v:+.4}")
     }
 }
-
-/// `paper --json`: one table.
-#[derive(Serialize)]
-struct TableJson {
-    table: &'static str,
-    title: &'static str,
-    cells: Vec<CellJson>,
-}
-
-#[derive(Serialize)]
-struct CellJson {
-    row: &'static str,
-    column: &'static str,
-    printed: &'static str,
-    paper: F,
-    ours: F,
-    rel_diff_pct: F,
-}
-
-impl TableJson {
-    fn of(t: &Table) -> Self {
-        Self {
-            table: t.id.arg(),
-            title: t.title,
-            cells: t
-                .cells
-                .iter()
-                .map(|c| CellJson {
-                    row: c.row,
-                    column: c.column,
-                    printed: c.printed,
-                    paper: F(c.paper()),
-                    ours: F(c.ours),
-                    rel_diff_pct: F(c.rel_diff_pct()),
-                })
-                .collect(),
-        }
-    }
-}
-
 /// `simulate --json`, keys in the order the tool has always printed them.
 #[derive(Serialize)]
 struct SimulateJson {
