@@ -132,7 +132,7 @@ pub fn help(name: &str, desc: &str) -> String {
     };
     let unit = if l.unit.is_empty() { "none" } else { l.unit };
     let whole = if l.whole { ", whole" } else { "" };
-    crate::spec(desc, unit, &format!("{}{whole}", l.range_text()), &default)
+    crate::common::spec(desc, unit, &format!("{}{whole}", l.range_text()), &default)
 }
 
 /// The top-level help's table of ranges and defaults, one option a line.

@@ -2,6 +2,7 @@
 //! sequences from the command line, and renders notes to WAV. Thin: parsing (clap)
 //! and printing (serde_json) over `rebound::model` and `rebound::engine`.
 
+mod common;
 mod float;
 mod limits;
 mod midi;
@@ -9,50 +10,16 @@ mod paper;
 mod plot;
 mod render;
 mod train;
+mod wav;
 
-use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand};
+use common::{Setup, enum_parser, flag, fmt_sig, names, spec};
 use float::{F, to_json};
-use rebound::model::paper::TableId;
 use rebound::model::restitution;
 use rebound::model::sequence::{Handover, SequenceImpact, run_sequence};
 use rebound::model::{ClampTarget, Contact, Correction, Method, Scheme, simulate_impact};
 use serde::Serialize;
 use std::process::ExitCode;
-
-/// The help of one option: what it is, then its unit, range and default, in the one
-/// bracketed form every option's help ends with.
-pub fn spec(desc: &str, unit: &str, range: &str, default: &str) -> String {
-    format!("{desc} [unit: {unit}; range: {range}; default: {default}]")
-}
-
-/// The help of a flag (an option without a value).
-pub fn flag(desc: &str) -> String {
-    format!("{desc} [unit: none; range: flag, takes no value; default: off]")
-}
-
-/// The names of an enum's values, `a|b|c`.
-fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
-    all.iter().map(|v| name(*v)).collect::<Vec<_>>().join("|")
-}
-
-/// A clap value parser for an enum read by its `FromStr` (names, any case), with the
-/// accepted names shown in clap's message.
-fn enum_parser<T>(
-    all: &'static [T],
-    name: fn(T) -> &'static str,
-) -> impl clap::builder::TypedValueParser<Value = T>
-where
-    T: Copy + Send + Sync + 'static + std::str::FromStr,
-{
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(all.iter().map(|v| name(*v))).map(|s| {
-        match s.parse::<T>() {
-            Ok(v) => v,
-            Err(_) => unreachable!("a possible value parses"),
-        }
-    })
-}
 
 const METHODS: &[Method] = &Method::ALL;
 const CORRECTIONS: &[Correction] = &Correction::ALL;
@@ -81,7 +48,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Recomputes the paper's Tables I–III and prints them as `paper | ours | diff%`.
-    Paper(PaperArgs),
+    Paper(paper::PaperArgs),
     /// One impact: contact samples, v_out against eqs (6) and (7), %dev(x), %dev(H).
     Simulate(SimulateArgs),
     /// A chain of impacts (Table III), or with --gravity-in-contact the instrument's
@@ -89,19 +56,6 @@ enum Cmd {
     Sequence(SequenceArgs),
     /// Notes through the plugin's own voice engine, offline, to a WAV file.
     Render(Box<render::RenderArgs>),
-}
-
-#[derive(Args)]
-struct PaperArgs {
-    #[arg(long, value_name = "TABLE", value_parser = parse_table,
-          help = spec("Only this table", "none (a table name)", "1|2a|2b|3a|3b", "every table"))]
-    table: Option<TableId>,
-    #[arg(long, help = flag("Every cell as JSON: printed, paper, ours, rel_diff_pct"))]
-    json: bool,
-}
-
-fn parse_table(s: &str) -> Result<TableId, String> {
-    TableId::from_arg(s).ok_or_else(|| "unknown table (expected 1, 2a, 2b, 3a or 3b)".into())
 }
 
 /// The contact and the numerical scheme, shared by `simulate` and `sequence`.
@@ -183,6 +137,7 @@ struct SequenceArgs {
 }
 
 fn main() -> ExitCode {
+    let _ = common::COMMAND.set(Cli::command);
     let cli = Cli::parse();
     let out = match cli.cmd {
         Cmd::Paper(a) => paper::cmd_paper(&a),
@@ -200,28 +155,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Ends the run with a usage error of subcommand `sub` in clap's form (exit 2): for
-/// the checks across options that clap's own rules cannot state.
-pub fn usage_error(sub: &str, kind: ErrorKind, msg: String) -> ! {
-    let mut cmd = Cli::command();
-    cmd.build();
-    cmd.find_subcommand_mut(sub)
-        .expect("a subcommand of rebound")
-        .error(kind, msg)
-        .exit()
-}
-
-/// The physical and numerical setup shared by `simulate` and `sequence`.
-struct Setup {
-    /// With a restitution, `contact.mu` is the damping at `v_in` it gives.
-    contact: Contact,
-    scheme: Scheme,
-    v_in: f64,
-    fs: f64,
-    /// Damping from a coefficient of restitution (seed 000) instead of `--mu`.
-    restitution: Option<f64>,
 }
 
 /// The value given for `--name`, or its range's default.
@@ -259,15 +192,6 @@ fn setup(a: &ContactArgs) -> Setup {
     }
 }
 
-/// Four significant digits, in the notation that reads best for the magnitude.
-fn fmt_sig(v: f64) -> String {
-    let a = v.abs();
-    if a != 0.0 && !(1e-3..1e4).contains(&a) {
-        format!("{v:+.3e}")
-    } else {
-        format!("{v:+.4}")
-    }
-}
 /// `simulate --json`, keys in the order the tool has always printed them.
 #[derive(Serialize)]
 struct SimulateJson {

@@ -19,7 +19,7 @@
 //! - **Outputs.** See [`outputs`]; files and tracks render in parallel, one per core.
 
 use crate::plot::write_plot;
-use crate::render::write_wav;
+use crate::wav::write_wav;
 use rebound::engine::{Engine, EngineParams, Rendered};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -27,18 +27,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod song;
-pub use song::{Note, Song};
-
-/// A refused MIDI render: the message names the option or file (exit status 2).
-#[derive(Clone, Debug)]
-pub struct ArgError(pub String);
+pub use song::{ArgError, Note, Song};
 
 /// Longest tail rendered after the last note event while waiting for the voices to end, s.
 pub const TAIL_CAP: f64 = 600.0;
 /// Latest note event a file may have without `--duration`, s.
 pub const MAX_SECONDS: f64 = 3600.0;
-/// Default tempo before the first Set Tempo event: 120 bpm.
-const DEFAULT_TEMPO: u64 = 500_000;
 
 /// What `--midi` and `--per-track` asked for.
 #[derive(Clone, Debug, Default)]

@@ -1,7 +1,8 @@
 //! `rebound paper`: the core paper's Tables I–III recomputed, as text or JSON.
 
+use crate::common::{flag, fmt_sig, spec};
 use crate::float::{F, to_json};
-use crate::{PaperArgs, fmt_sig};
+use clap::Args;
 use rebound::model::paper::{self as tables, Table, TableId};
 use serde::Serialize;
 
@@ -91,4 +92,17 @@ impl TableJson {
                 .collect(),
         }
     }
+}
+
+#[derive(Args)]
+pub struct PaperArgs {
+    #[arg(long, value_name = "TABLE", value_parser = parse_table,
+          help = spec("Only this table", "none (a table name)", "1|2a|2b|3a|3b", "every table"))]
+    table: Option<TableId>,
+    #[arg(long, help = flag("Every cell as JSON: printed, paper, ours, rel_diff_pct"))]
+    json: bool,
+}
+
+fn parse_table(s: &str) -> Result<TableId, String> {
+    TableId::from_arg(s).ok_or_else(|| "unknown table (expected 1, 2a, 2b, 3a or 3b)".into())
 }

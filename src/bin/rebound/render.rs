@@ -4,8 +4,9 @@
 //! against the plugin's own ranges ([`rebound::engine::LIMITS`], free of the plugin
 //! framework), its unit and range in its help.
 
+use crate::common::{enum_parser, flag, names, spec, usage_error};
 use crate::plot::write_plot;
-use crate::{enum_parser, names, spec, usage_error};
+use crate::wav::write_wav;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
@@ -14,7 +15,7 @@ use rebound::engine::spec;
 use rebound::engine::{Engine, EngineParams, LIMITS, NoteOff, NoteSpec, Rendered};
 use rebound::model::body::BodyType;
 use rebound::model::{ClampTarget, Correction, Method};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A numeric plugin parameter as the command line sees it: everything comes from the
 /// framework-free spec (`engine::spec`: name, help, unit; its range from `LIMITS`).
@@ -152,7 +153,7 @@ pub struct RenderArgs {
                       "none (a path)", "readable .mid files", "none"))]
     midi: Vec<PathBuf>,
     #[arg(long = "per-track", requires = "midi",
-          help = crate::flag("With --midi: each track to its own file (NAME_trackN.wav)"))]
+          help = flag("With --midi: each track to its own file (NAME_trackN.wav)"))]
     per_track: bool,
     #[arg(long, value_name = "KEY", value_parser = clap::value_parser!(u8).range(0..=127),
           help = spec("MIDI key of the note", "MIDI key number", "0 to 127, whole", "60"))]
@@ -452,39 +453,4 @@ fn render_with_progress(
         trace: engine.last_trace().clone(),
         guard_events: engine.guard_events(),
     }
-}
-
-/// Writes mono `samples` to both channels of a stereo WAV at the integer rate `fs`:
-/// 32-bit IEEE float (as rendered, bit for bit) or 24-bit PCM (rounded, clipped at full
-/// scale). Returns how many samples the PCM clipped.
-pub fn write_wav(path: &Path, fs: u32, bits: u16, samples: &[f32]) -> Result<usize, hound::Error> {
-    let spec = hound::WavSpec {
-        channels: 2,
-        sample_rate: fs,
-        bits_per_sample: bits,
-        sample_format: if bits == 24 {
-            hound::SampleFormat::Int
-        } else {
-            hound::SampleFormat::Float
-        },
-    };
-    let mut w = hound::WavWriter::create(path, spec)?;
-    let mut clipped = 0;
-    for &s in samples {
-        if bits == 24 {
-            const FULL: f64 = 8_388_607.0;
-            let v = (s as f64 * FULL).round();
-            if v.abs() > FULL {
-                clipped += 1;
-            }
-            let v = v.clamp(-FULL, FULL) as i32;
-            w.write_sample(v)?;
-            w.write_sample(v)?;
-        } else {
-            w.write_sample(s)?;
-            w.write_sample(s)?;
-        }
-    }
-    w.finalize()?;
-    Ok(clipped)
 }

@@ -3,8 +3,8 @@
 //! `rebound::model`, which has no single-impact or chain entry point that latches a
 //! restitution's clamp target (see `simulate_restitution`).
 
+use crate::common::{Setup, fmt_sig};
 use crate::float::{F, to_json};
-use crate::{Setup, fmt_sig};
 use rebound::model::metrics::{DeviationTracker, ImpactReport};
 use rebound::model::restitution::mu_for;
 use rebound::model::sequence::{Handover, SequenceImpact, SequenceSummary};

@@ -1,11 +1,16 @@
 //! Reading a Standard MIDI File: the tempo map ([`Clock`]) and the notes of each track,
 //! paired and placed at their samples.
 
-use super::ArgError;
-use super::DEFAULT_TEMPO;
 use midly::{MetaMessage, MidiMessage, Smf, Timing, TrackEventKind};
 use std::collections::{BTreeMap, VecDeque};
 use std::path::{Path, PathBuf};
+
+/// A refused MIDI render: the message names the option or file (exit status 2).
+#[derive(Clone, Debug)]
+pub struct ArgError(pub String);
+
+/// Default tempo before the first Set Tempo event: 120 bpm.
+pub const DEFAULT_TEMPO: u64 = 500_000;
 
 /// The file's clock: how absolute ticks become seconds.
 #[derive(Clone, Debug)]

@@ -1,0 +1,79 @@
+//! What the subcommands share: help texts in one form, enum parsers, usage errors,
+//! number formatting and the contact set-up.
+
+use clap::error::ErrorKind;
+use rebound::model::{Contact, Scheme};
+use std::sync::OnceLock;
+
+/// The help of one option: what it is, then its unit, range and default, in the one
+/// bracketed form every option's help ends with.
+pub fn spec(desc: &str, unit: &str, range: &str, default: &str) -> String {
+    format!("{desc} [unit: {unit}; range: {range}; default: {default}]")
+}
+
+/// The help of a flag (an option without a value).
+pub fn flag(desc: &str) -> String {
+    format!("{desc} [unit: none; range: flag, takes no value; default: off]")
+}
+
+/// The names of an enum's values, `a|b|c`.
+pub fn names<T: Copy>(all: &[T], name: fn(T) -> &'static str) -> String {
+    all.iter().map(|v| name(*v)).collect::<Vec<_>>().join("|")
+}
+
+/// A clap value parser for an enum read by its `FromStr` (names, any case), with the
+/// accepted names shown in clap's message.
+pub fn enum_parser<T>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+) -> impl clap::builder::TypedValueParser<Value = T>
+where
+    T: Copy + Send + Sync + 'static + std::str::FromStr,
+{
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(all.iter().map(|v| name(*v))).map(|s| {
+        match s.parse::<T>() {
+            Ok(v) => v,
+            Err(_) => unreachable!("a possible value parses"),
+        }
+    })
+}
+
+/// The whole command line's definition, set by `main` (so that this module, which the
+/// subcommands use, need not import it).
+pub static COMMAND: OnceLock<fn() -> clap::Command> = OnceLock::new();
+
+/// Ends the run with a usage error of subcommand `sub` in clap's form (exit 2): for
+/// the checks across options that clap's own rules cannot state.
+pub fn usage_error(sub: &str, kind: ErrorKind, msg: String) -> ! {
+    let Some(command) = COMMAND.get() else {
+        clap::Error::raw(kind, format!("{msg}\n")).exit()
+    };
+    let mut cmd = command();
+    cmd.build();
+    cmd.find_subcommand_mut(sub)
+        .expect("a subcommand of rebound")
+        .error(kind, msg)
+        .exit()
+}
+
+/// Four significant digits, in the notation that reads best for the magnitude.
+pub fn fmt_sig(v: f64) -> String {
+    let a = v.abs();
+    if a != 0.0 && !(1e-3..1e4).contains(&a) {
+        format!("{v:+.3e}")
+    } else {
+        format!("{v:+.4}")
+    }
+}
+
+/// The physical and numerical setup shared by `simulate` and `sequence`.
+pub struct Setup {
+    /// With a restitution, `contact.mu` is the damping at `v_in` it gives.
+    pub contact: Contact,
+    pub scheme: Scheme,
+    pub v_in: f64,
+    pub fs: f64,
+    /// Damping from a coefficient of restitution (seed 000) instead of `--mu`.
+    pub restitution: Option<f64>,
+}
