@@ -16,7 +16,7 @@ mod trace;
 pub mod voice;
 mod voices;
 
-pub use offline::{NoteSpec, Rendered, render};
+pub use offline::{NoteSpec, Rendered, render, render_with_progress};
 pub use output::OUTPUT_CLIP;
 pub use params::{EngineParams, LIMITS, MAX_VOICES, NoteOff, within};
 pub use smoothing::SMOOTHING_TIME;

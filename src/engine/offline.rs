@@ -29,6 +29,20 @@ pub struct Rendered {
 
 /// Renders notes offline through the same engine the plugin runs.
 pub fn render(params: &EngineParams, fs: f64, notes: &[NoteSpec], samples: usize) -> Rendered {
+    render_with_progress(params, fs, notes, samples, usize::MAX, &mut |_| {})
+}
+
+/// [`render`] in blocks of at most `block` samples, calling `progress` with the samples
+/// rendered so far after each (the output does not depend on the blocks).
+pub fn render_with_progress(
+    params: &EngineParams,
+    fs: f64,
+    notes: &[NoteSpec],
+    samples: usize,
+    block: usize,
+    progress: &mut dyn FnMut(usize),
+) -> Rendered {
+    let block = block.max(1);
     let mut engine = Engine::new(fs);
     engine.set_params(params);
     // Start the smoothers at the parameters, as the plugin's activation does.
@@ -55,9 +69,13 @@ pub fn render(params: &EngineParams, fs: f64, notes: &[NoteSpec], samples: usize
             }
             next += 1;
         }
-        let end = events.get(next).map_or(samples, |e| e.0.min(samples));
+        let end = events
+            .get(next)
+            .map_or(samples, |e| e.0.min(samples))
+            .min(pos.saturating_add(block));
         engine.render_with_force(&mut audio[pos..end], Some(&mut force[pos..end]));
         pos = end;
+        progress(pos);
     }
     Rendered {
         fs,

@@ -12,7 +12,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressStyle};
 use rebound::engine::spec;
-use rebound::engine::{Engine, EngineParams, LIMITS, NoteOff, NoteSpec, Rendered};
+use rebound::engine::{self, EngineParams, LIMITS, NoteOff, NoteSpec, Rendered};
 use rebound::model::body::BodyType;
 use rebound::model::{ClampTarget, Correction, Method};
 use std::path::PathBuf;
@@ -411,46 +411,9 @@ fn render_with_progress(
         ProgressBar::hidden()
     };
     let block = ((fs / 10.0) as usize).max(1);
-    let mut engine = Engine::new(fs);
-    engine.set_params(params);
-    // Start the smoothers at the parameters, as the plugin's activation does.
-    engine.set_sample_rate(fs);
-    let mut audio = vec![0.0f32; samples];
-    let mut force = vec![0.0f32; samples];
-    // Note-ons and note-offs in time order; at the same sample, given order, a note's
-    // own on before its off.
-    let mut events: Vec<(usize, Option<f32>, u8)> = Vec::with_capacity(2 * notes.len());
-    for n in notes {
-        events.push((n.at, Some(n.velocity), n.key));
-        if let Some(off) = n.off {
-            events.push((off.max(n.at), None, n.key));
-        }
-    }
-    events.sort_by_key(|e| (e.0, e.1.is_none()));
-    let mut pos = 0;
-    let mut next = 0;
-    while pos < samples {
-        while next < events.len() && events[next].0 <= pos {
-            match events[next] {
-                (_, Some(velocity), key) => engine.note_on(key, velocity, 0, None),
-                (_, None, key) => engine.note_off(Some(key), Some(0), None),
-            }
-            next += 1;
-        }
-        let end = events
-            .get(next)
-            .map_or(samples, |e| e.0.min(samples))
-            .min(pos + block);
-        engine.render_with_force(&mut audio[pos..end], Some(&mut force[pos..end]));
-        pos = end;
-        bar.set_position(pos as u64);
-    }
+    let r = engine::render_with_progress(params, fs, notes, samples, block, &mut |pos| {
+        bar.set_position(pos as u64)
+    });
     bar.finish_and_clear();
-    Rendered {
-        fs,
-        audio,
-        force,
-        trace: engine.last_trace().clone(),
-        guard_events: engine.guard_events(),
-    }
+    r
 }
