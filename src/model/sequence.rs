@@ -2,8 +2,8 @@
 //! is a chain of aligned impacts, impact `i` starting at `x = 0` with
 //! `v_in(i) = |v_out^sim(i − 1)|` (paper-notes).
 
+use super::bounce::Latch;
 use super::contact::Contact;
-use super::impact::Impact;
 use super::metrics::DeviationTracker;
 use super::scheme::{Method, Scheme};
 use super::vout::v_out_exact;
@@ -55,9 +55,24 @@ pub fn run_sequence(
     fs: f64,
     n: usize,
     handover: Handover,
+    each: impl FnMut(usize, &SequenceImpact),
+) -> SequenceSummary {
+    run_latched(Latch::from((contact, scheme)), v_in, fs, n, handover, each)
+}
+
+/// [`run_sequence`] for what each contact latches: with the damping from a restitution
+/// `e`, every impact (and the exact chain's) gets the μ of its own `v_in`, so the
+/// chain is `v_in eⁱ`.
+pub fn run_latched(
+    latch: Latch,
+    v_in: f64,
+    fs: f64,
+    n: usize,
+    handover: Handover,
     mut each: impl FnMut(usize, &SequenceImpact),
 ) -> SequenceSummary {
-    let m = contact.mass;
+    let scheme = latch.scheme;
+    let m = latch.contact.mass;
     let mut v_sim = v_in;
     let mut v_chain = v_in;
     let mut summary = SequenceSummary {
@@ -69,7 +84,7 @@ pub fn run_sequence(
         if v_sim.is_nan() || v_sim <= 0.0 {
             break;
         }
-        let mut imp = Impact::new(contact, scheme, v_sim, fs);
+        let mut imp = latch.impact(v_sim, fs, None, 0.0);
         let an = *imp.analytic();
         let mut track = DeviationTracker::default();
         while imp.step() {
@@ -84,7 +99,7 @@ pub fn run_sequence(
         }
         let v_out_sim = imp.v();
         let delta_h = an.delta_h_tau(an.v_out()).abs();
-        v_chain = v_out_exact(contact.mu, v_chain).abs();
+        v_chain = v_out_exact(latch.contact_at(v_chain).mu, v_chain).abs();
         let h_sim = 0.5 * m * v_out_sim * v_out_sim;
         let h_exact = 0.5 * m * v_chain * v_chain;
         let rec = SequenceImpact {

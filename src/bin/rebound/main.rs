@@ -15,9 +15,10 @@ mod wav;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use common::{Setup, enum_parser, flag, fmt_sig, names, spec};
 use float::{F, to_json};
+use rebound::model::metrics::simulate_latched;
 use rebound::model::restitution;
-use rebound::model::sequence::{Handover, SequenceImpact, run_sequence};
-use rebound::model::{ClampTarget, Contact, Correction, Method, Scheme, simulate_impact};
+use rebound::model::sequence::{Handover, SequenceImpact, run_latched};
+use rebound::model::{ClampTarget, Contact, Correction, Latch, Method, Scheme};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -220,14 +221,20 @@ struct SimulateJson {
     substeps: u64,
 }
 
+/// What each contact latches: the damping from `--mu`, or from `--restitution`.
+fn latch_of(s: &Setup) -> Latch {
+    Latch {
+        contact: s.contact,
+        scheme: s.scheme,
+        restitution: s.restitution,
+    }
+}
+
 fn cmd_simulate(a: &SimulateArgs) -> String {
     let s = setup(&a.contact);
     // %err(v_out) against the exact root unless the approximate clamp target is
     // asked for (as in Table II(b)).
-    let r = match s.restitution {
-        None => simulate_impact(s.contact, s.scheme, s.v_in, s.fs, s.scheme.clamp_target),
-        Some(e) => train::simulate_restitution(s.contact, s.scheme, s.v_in, s.fs, e),
-    };
+    let r = simulate_latched(latch_of(&s), s.v_in, s.fs, s.scheme.clamp_target);
     if a.contact.json {
         return to_json(&SimulateJson {
             method: s.scheme.method.name(),
@@ -342,14 +349,8 @@ fn cmd_sequence(a: &SequenceArgs) -> String {
         // Onset of the next impact: this contact, then the exact flight 2|v_out|/g.
         t += r.contact_samples as f64 / s.fs + 2.0 * r.v_out_sim.abs() / g;
     };
-    let summary = match s.restitution {
-        None => run_sequence(
-            s.contact, s.scheme, s.v_in, s.fs, impacts, handover, &mut each,
-        ),
-        Some(e) => train::restitution_sequence(
-            s.contact, s.scheme, s.v_in, s.fs, e, impacts, handover, &mut each,
-        ),
-    };
+    // With a restitution each impact (and the exact chain's) takes the μ of its v_in.
+    let summary = run_latched(latch_of(&s), s.v_in, s.fs, impacts, handover, &mut each);
     if a.contact.json {
         return to_json(&SequenceJson {
             restitution: s.restitution.map(F),
