@@ -77,11 +77,18 @@ pub fn render_with_progress(
         pos = end;
         progress(pos);
     }
-    Rendered {
-        fs,
-        audio,
-        force,
-        trace: engine.last_trace().clone(),
-        guard_events: engine.guard_events(),
+    Rendered::from_engine(&engine, fs, audio, force)
+}
+
+impl Rendered {
+    /// The audio and force rendered by `engine`, with its last trace and guard count.
+    pub fn from_engine(engine: &Engine, fs: f64, audio: Vec<f32>, force: Vec<f32>) -> Self {
+        Self {
+            fs,
+            audio,
+            force,
+            trace: engine.last_trace().clone(),
+            guard_events: engine.guard_events(),
+        }
     }
 }

@@ -36,6 +36,17 @@ pub struct LoadExit {
     pub steps: u32,
 }
 
+impl LoadExit {
+    /// What degenerate inputs give: the elastic exit, flagged unresolved.
+    pub const DEGENERATE: LoadExit = LoadExit {
+        e: 1.0,
+        sticks: false,
+        tau: 0.0,
+        resolved: false,
+        steps: 0,
+    };
+}
+
 /// Seed 001's dimensionless damping `γ` and load `g̃` (its eqs 3–4, `β = α + 1`).
 pub fn scaled(k: f64, mu: f64, alpha: f64, mass: f64, v_in: f64, g: f64) -> (f64, f64) {
     let gamma = mu * v_in / (alpha + 1.0);
@@ -72,13 +83,7 @@ pub fn exit(k: f64, mu: f64, alpha: f64, mass: f64, v_in: f64, g: f64) -> LoadEx
         && g.is_finite()
         && g >= 0.0;
     if !ok {
-        return LoadExit {
-            e: 1.0,
-            sticks: false,
-            tau: 0.0,
-            resolved: false,
-            steps: 0,
-        };
+        return LoadExit::DEGENERATE;
     }
     let (gamma, g_tilde) = scaled(k, mu, alpha, mass, v_in, g);
     let s = scaled_exit(alpha, gamma, g_tilde);
@@ -223,13 +228,7 @@ impl Scaled {
     fn integrate(&self) -> LoadExit {
         let bad = |p: f64| !p.is_finite();
         if bad(self.alpha) || self.alpha <= 0.0 || bad(self.gamma) || bad(self.g_tilde) {
-            return LoadExit {
-                e: 1.0,
-                sticks: false,
-                tau: 0.0,
-                resolved: false,
-                steps: 0,
-            };
+            return LoadExit::DEGENERATE;
         }
         let mut y: State = [0.0, 1.0];
         let mut t = 0.0;

@@ -101,13 +101,7 @@ pub fn render_notes(
             }
         }
     }
-    Rendered {
-        fs,
-        audio,
-        force,
-        trace: engine.last_trace().clone(),
-        guard_events: engine.guard_events(),
-    }
+    Rendered::from_engine(&engine, fs, audio, force)
 }
 
 /// One output: a file, a track of it (`None`: all merged), and where it goes.
