@@ -3,7 +3,7 @@
 //! `REPEATS` times; every 512-sample block at 48 kHz is timed, and the worst block and
 //! the median block are printed with the worst block's share of its real-time budget.
 //!
-//! `cargo bench --bench worst_case`
+//! `cargo bench --bench worst_case`; the two bouncing patches are issue 9's.
 
 use rebound::engine::{Engine, EngineParams};
 use rebound::model::{Correction, Method};
@@ -22,6 +22,26 @@ fn patches() -> Vec<(String, EngineParams)> {
         ..Default::default()
     };
     let mut out = vec![("default patch".to_string(), base)];
+    // Issue 9: every onset solves the load-aware exit (gravity in contact), or the
+    // sticking rule (flight only); slow strikes under strong gravity take the most steps
+    // and bounce fastest.
+    for (name, in_contact) in [
+        ("gravity in contact, 1 mm/s, g 100", true),
+        ("flight only, g 100, mu 10", false),
+    ] {
+        out.push((
+            name.to_string(),
+            EngineParams {
+                bouncing: true,
+                gravity_in_contact: in_contact,
+                gravity: 100.0,
+                v_min: 1e-3,
+                v_max: if in_contact { 1e-3 } else { 2.0 },
+                mu: if in_contact { 0.5 } else { 10.0 },
+                ..base
+            },
+        ));
+    }
     for method in Method::ALL {
         let name = |s: &str| format!("{s}, {}", method.name());
         out.push((
