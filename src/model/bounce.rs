@@ -149,6 +149,9 @@ pub struct BounceSample {
 #[derive(Clone, Copy, Debug)]
 pub struct Bouncer {
     impact: Impact,
+    /// What the contact in progress latched (a second contact starting within the same
+    /// sample reuses it).
+    latch: Latch,
     phase: Phase,
     fs: f64,
     train: Train,
@@ -185,19 +188,19 @@ impl Bouncer {
             gravity: train.gravity.filter(|g| *g > 0.0 && g.is_finite()),
             ..train
         };
-        let mut b = Self {
-            impact: latch.impact(v_in, fs, None, 0.0),
+        let (impact, last) = Self::open(train, fs, &latch, v_in, 0.0);
+        Self {
+            impact,
+            latch,
             phase: Phase::Contact,
             fs,
             train,
             impacts: 1,
             pending_onset: true,
-            last: false,
+            last,
             rest: false,
             elapsed: 0,
-        };
-        b.impact = b.open(&latch, v_in, 0.0);
-        b
+        }
     }
 
     pub fn phase(&self) -> Phase {
@@ -240,18 +243,21 @@ impl Bouncer {
         self.impacts
     }
 
-    /// The impact at `v_in`, `start` into the current sample, for this train; in the
-    /// flight-only mode it is the last when the load-aware model says it would stick.
-    fn open(&mut self, latch: &Latch, v_in: f64, start: f64) -> Impact {
-        let g_contact = self.train.gravity.filter(|_| self.train.in_contact);
-        let imp = latch.impact(v_in, self.fs, g_contact, start);
-        if let (Some(g), false) = (self.train.gravity, self.train.in_contact) {
-            let c = imp.analytic().contact;
-            let (_, g_tilde) = load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g);
-            self.last =
-                g_tilde >= MERGED_LOAD || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks;
-        }
-        imp
+    /// The impact at `v_in`, `start` into the current sample, for `train`, and whether it
+    /// is the train's last: in the flight-only mode, when the scaled load has reached
+    /// [`MERGED_LOAD`] or the load-aware model says the mass would stick.
+    fn open(train: Train, fs: f64, latch: &Latch, v_in: f64, start: f64) -> (Impact, bool) {
+        let g_contact = train.gravity.filter(|_| train.in_contact);
+        let imp = latch.impact(v_in, fs, g_contact, start);
+        let last = match (train.gravity, train.in_contact) {
+            (Some(g), false) => {
+                let c = imp.analytic().contact;
+                let (_, g_tilde) = load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g);
+                g_tilde >= MERGED_LOAD || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks
+            }
+            _ => false,
+        };
+        (imp, last)
     }
 
     /// Ends the train (`rest`: with the mass on the wall).
@@ -307,7 +313,7 @@ impl Bouncer {
                     pos = (pos + (t_return - t) * self.fs).clamp(0.0, 1.0);
                     let latch: Latch = match next.take() {
                         Some(f) => f().into(),
-                        None => self.impact_latch(),
+                        None => self.latch,
                     };
                     let late = self.elapsed as f64 > MAX_TRAIN_TIME * self.fs;
                     let no_speed = v_in.is_nan() || v_in <= 0.0;
@@ -315,7 +321,8 @@ impl Bouncer {
                         self.finish(false);
                         return out;
                     }
-                    self.impact = self.open(&latch, v_in, pos);
+                    (self.impact, self.last) = Self::open(self.train, self.fs, &latch, v_in, pos);
+                    self.latch = latch;
                     self.impacts += 1;
                     self.phase = Phase::Contact;
                     self.pending_onset = true;
@@ -325,15 +332,6 @@ impl Bouncer {
         // More contacts than MAX_EVENTS in one sample: the train has ended.
         self.finish(self.train.in_contact);
         out
-    }
-
-    /// What the last impact latched (a second contact within one sample reuses it).
-    fn impact_latch(&self) -> Latch {
-        Latch {
-            contact: self.impact.analytic().contact,
-            scheme: self.impact.scheme(),
-            restitution: None,
-        }
     }
 
     /// Flight after a detachment at `(x0 ≤ 0, v0 < 0)`: under constant `g` toward the
