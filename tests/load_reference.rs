@@ -6,7 +6,8 @@
 mod load_ref;
 
 use load_ref::{reference_restitution, reference_restitution_tol};
-use rebound::model::prop1::{restitution_prop1, scaled, sticking_threshold_eq22};
+use rebound::model::load::scaled;
+use rebound::model::prop1::{restitution_prop1, sticking_threshold_eq22};
 
 /// The notes' material: m = 0.01 kg, k = 1e7 N/m^α, μ = 0.5 s/m, α = 1.5, g = 9.81.
 const NOTES: (f64, f64, f64, f64, f64) = (0.01, 1e7, 0.5, 1.5, 9.81);

@@ -47,7 +47,10 @@ impl LoadExit {
     };
 }
 
-/// Seed 001's dimensionless damping `γ` and load `g̃` (its eqs 3–4, `β = α + 1`).
+/// Seed 001's dimensionless damping `γ` and load `g̃` (its eqs 3–4, `β = α + 1`,
+/// `γ₀ = μ/(α+1)`): `γ = μ v_in/(α+1)` (the powers of `v_in` and `k/m` reduce to 1) and
+/// `g̃ = (m/k)^{1/(α+1)} v_in^{−2α/(α+1)} g`. An external force `F` would enter as
+/// `g + F/m`.
 pub fn scaled(k: f64, mu: f64, alpha: f64, mass: f64, v_in: f64, g: f64) -> (f64, f64) {
     let gamma = mu * v_in / (alpha + 1.0);
     let g_tilde =
@@ -321,6 +324,15 @@ mod tests {
     use crate::model::vout::v_out_exact;
 
     #[test]
+    fn scaled_variables() {
+        // The notes' case m = 0.01, k = 1e7, μ = 0.5, α = 1.5, g = 9.81, v_in = 1e-3:
+        // γ = 0.5·1e-3/2.5 = 2e-4 and g̃ = 1e-9^{0.4}·1e-3^{−1.2}·9.81 = 9.81.
+        let (gamma, g) = scaled(1e7, 0.5, 1.5, 0.01, 1e-3, 9.81);
+        assert!((gamma - 2e-4).abs() < 1e-18);
+        assert!((g - 9.81).abs() < 1e-12, "{g}");
+    }
+
+    #[test]
     fn without_load_it_is_eq_6() {
         for (mu, v_in) in [
             (0.5, 0.1),
@@ -396,6 +408,8 @@ pub struct Loaded {
     pub x_rest: f64,
     /// Stiffness at rest `k α x̄^{α−1}`, N/m.
     k_eq: f64,
+    /// The Hamiltonian at rest, `H(x̄, 0)`: the bottom of the well.
+    h_rest: f64,
     /// `H(0) = ½ m v_in²`.
     h0: f64,
     /// Energy dissipated so far (`∫ (μ k x^α + drag) v² dt`), and its last rate.
@@ -412,7 +426,7 @@ impl Loaded {
         let x_rest = x_rest(c.k, c.alpha, c.mass, g);
         let h0 = 0.5 * c.mass * v_in * v_in;
         let v_out = exit.e * v_in;
-        Self {
+        let mut l = Self {
             g,
             force: c.mass * g,
             exit: Some(exit),
@@ -428,7 +442,14 @@ impl Loaded {
             }
             .max(f64::MIN_POSITIVE),
             ..Self::default()
-        }
+        };
+        let rest_pow = if x_rest > 0.0 {
+            x_rest.powf(c.alpha)
+        } else {
+            0.0
+        };
+        l.h_rest = l.hamiltonian(c, x_rest, rest_pow, 0.0);
+        l
     }
 
     /// The load-aware Hamiltonian `H = ½ m v² + k x^{α+1}/(α+1) − m g x` (seed 001's
@@ -483,9 +504,8 @@ impl Loaded {
         if !self.trapped {
             return false;
         }
-        let xp = |x: f64| if x > 0.0 { x.powf(c.alpha) } else { 0.0 };
-        let e = self.hamiltonian(c, x, xp(x), v)
-            - self.hamiltonian(c, self.x_rest, xp(self.x_rest), 0.0);
+        let x_pow = if x > 0.0 { x.powf(c.alpha) } else { 0.0 };
+        let e = self.hamiltonian(c, x, x_pow, v) - self.h_rest;
         let amp = (2.0 * e.max(0.0) * self.k_eq).sqrt();
         amp <= REST_FORCE * self.force
     }

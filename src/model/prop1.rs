@@ -12,7 +12,7 @@
 //! du/dτ = w − γ u^β,   dw/dτ = −u^α + g̃,   u(0) = 0, w(0) = 1,   e = −u'(T_f),
 //! ```
 //!
-//! with `γ = μ v_in/(α + 1)` and `g̃ = (m/k)^{1/(α+1)} v_in^{−2α/(α+1)} g` ([`scaled`]).
+//! with `γ = μ v_in/(α + 1)` and `g̃ = (m/k)^{1/(α+1)} v_in^{−2α/(α+1)} g` (`load::scaled`).
 //!
 //! Everything here is for `β = α + 1`; the integrals are written for a general `β`
 //! internally so the tests can check them against the paper's Beta-function closed forms
@@ -27,17 +27,6 @@ use std::f64::consts::{FRAC_PI_2, PI};
 
 /// Largest `α` taken; larger values are clamped (keeps `u^{α+1}` finite everywhere).
 pub const ALPHA_MAX: f64 = 16.0;
-
-/// `(γ, g̃)` of eqs (3)–(4) for Hunt–Crossley (`β = α + 1`, `γ₀ = μ/(α+1)`, no extra
-/// load `F`): `γ = μ v_in/(α+1)` (eq 3: the powers of `v_in` and `k/m` reduce to 1) and
-/// `g̃ = (m/k)^{1/(α+1)} v_in^{−2α/(α+1)} g` (eq 4). An external force `F` enters as
-/// `g + F/m`.
-pub fn scaled(k: f64, mu: f64, alpha: f64, mass: f64, v_in: f64, g: f64) -> (f64, f64) {
-    let ap1 = alpha + 1.0;
-    let gamma = mu * v_in / ap1;
-    let g_tilde = (mass / k).powf(1.0 / ap1) * v_in.powf(-2.0 * alpha / ap1) * g;
-    (gamma, g_tilde)
-}
 
 /// Maximal compression `u_M` of the undamped contact, the root of eq (13),
 /// `u_M^{α+1}/(α+1) − g̃ u_M = 1/2`; `u_M(0) = ((α+1)/2)^{1/(α+1)}` (eq 14), and

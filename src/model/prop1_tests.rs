@@ -224,15 +224,6 @@ fn no_nan_for_finite_inputs() {
 }
 
 #[test]
-fn scaled_variables() {
-    // The notes' case m = 0.01, k = 1e7, μ = 0.5, α = 1.5, g = 9.81, v_in = 1e-3:
-    // γ = 0.5·1e-3/2.5 = 2e-4 and g̃ = 1e-9^{0.4}·1e-3^{−1.2}·9.81 = 9.81.
-    let (gamma, g) = scaled(1e7, 0.5, 1.5, 0.01, 1e-3, 9.81);
-    assert!((gamma - 2e-4).abs() < 1e-18);
-    assert!((g - 9.81).abs() < 1e-12, "{g}");
-}
-
-#[test]
 fn threshold_eq22_decreases_with_gamma() {
     for &alpha in &[1.0, 1.5, 3.0] {
         let mut prev = f64::INFINITY;

@@ -26,7 +26,7 @@ impl Impact {
     /// Samples a second (the step is a sample over the substeps).
     #[inline]
     pub(super) fn sample_rate(&self) -> f64 {
-        1.0 / (self.h_sample)
+        1.0 / self.h_sample
     }
 
     /// The exit clock of the hybrid correction. On the way out, near the wall, `v` is

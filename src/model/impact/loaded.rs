@@ -43,7 +43,7 @@ impl Impact {
                 ((a + 1.0) * c.mass * self.an.v_in.powi(2) / (2.0 * c.k)).powf(1.0 / (a + 1.0));
             let x_load = (2.0 * (a + 1.0) * c.mass * g / c.k).powf(1.0 / a);
             let x_deep = (x_free * 2f64.powf(1.0 / (a + 1.0))).max(x_load);
-            let sample = self.h * self.substeps as f64;
+            let sample = self.h_sample;
             match substeps_at(&c, self.an.v_in, x_deep, sample) {
                 Some(n) if n > self.substeps => {
                     self.substeps = n;
@@ -61,7 +61,7 @@ impl Impact {
         }
         // The guard follows the load-aware contact time; a sticking contact's is
         // extended when the mass is trapped (see `trap`).
-        let fs = 1.0 / (self.h * self.substeps as f64);
+        let fs = self.sample_rate();
         let bound = if exit.resolved {
             exit.tau
         } else {
@@ -112,7 +112,9 @@ impl Impact {
     /// on, and the guard allows for the settling.
     #[cold]
     pub(super) fn trap(&mut self) {
-        let fs = 1.0 / (self.h * self.substeps as f64);
+        // The sample rate from the sample itself: `h` is shortened while a contact's
+        // first sample, which started inside it, is stepped.
+        let fs = self.sample_rate();
         let settle = self.load.settle_bound(&self.an.contact) * fs;
         let until = self.n as f64 + settle + GUARD_SLACK;
         if until.is_finite() {
