@@ -74,48 +74,33 @@ fn in_contact(c: &mut Criterion) {
 /// as `Impact::new` is in the groups above. Under load the hybrid correction stands
 /// aside: `both` is the clamp plus the load's bookkeeping.
 fn seeded_contacts(c: &mut Criterion) {
-    let latch = |scheme, restitution| Latch {
-        contact: contact(),
-        scheme,
-        restitution,
-    };
-    let mut group = c.benchmark_group("contact_ns_per_sample_gravity_in_contact");
-    for method in Method::ALL {
-        for correction in [Correction::None, Correction::Both] {
-            let l = latch(Scheme::new(method, correction, ClampTarget::Exact), None);
-            let start = || l.impact(V_IN, FS, Some(9.81), 0.0);
-            let mut imp = start();
-            group.bench_function(format!("{}/{}", method.name(), correction.name()), |b| {
-                b.iter(|| {
-                    if !imp.step() {
-                        imp = start();
-                    }
-                    black_box((imp.x(), imp.v()))
-                })
-            });
+    // (group, restitution, gravity in contact)
+    for (name, restitution, g) in [
+        ("contact_ns_per_sample_gravity_in_contact", None, Some(9.81)),
+        ("contact_ns_per_sample_restitution", Some(0.7), None),
+    ] {
+        let mut group = c.benchmark_group(name);
+        for method in Method::ALL {
+            for correction in [Correction::None, Correction::Both] {
+                let l = Latch {
+                    contact: contact(),
+                    scheme: Scheme::new(method, correction, ClampTarget::Exact),
+                    restitution,
+                };
+                let start = || l.impact(V_IN, FS, g, 0.0);
+                let mut imp = start();
+                group.bench_function(format!("{}/{}", method.name(), correction.name()), |b| {
+                    b.iter(|| {
+                        if !imp.step() {
+                            imp = start();
+                        }
+                        black_box((imp.x(), imp.v()))
+                    })
+                });
+            }
         }
+        group.finish();
     }
-    group.finish();
-    let mut group = c.benchmark_group("contact_ns_per_sample_restitution");
-    for method in Method::ALL {
-        for correction in [Correction::None, Correction::Both] {
-            let l = latch(
-                Scheme::new(method, correction, ClampTarget::Exact),
-                Some(0.7),
-            );
-            let start = || l.impact(V_IN, FS, None, 0.0);
-            let mut imp = start();
-            group.bench_function(format!("{}/{}", method.name(), correction.name()), |b| {
-                b.iter(|| {
-                    if !imp.step() {
-                        imp = start();
-                    }
-                    black_box((imp.x(), imp.v()))
-                })
-            });
-        }
-    }
-    group.finish();
 }
 
 /// What a contact costs once, at its onset: the load-aware exit at the default patch
