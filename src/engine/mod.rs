@@ -18,7 +18,7 @@ mod voices;
 
 pub use offline::{NoteSpec, Rendered, render, render_with_progress};
 pub use output::OUTPUT_CLIP;
-pub use params::{EngineParams, LIMITS, MAX_VOICES, NoteOff, within};
+pub use params::{Controls, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, within};
 pub use smoothing::SMOOTHING_TIME;
 pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};
 pub use voices::{Engine, Terminated};

@@ -19,7 +19,12 @@ pub struct EngineParams {
     pub velocity_curve: f64,
     /// Striking mass, kg.
     pub mass: f64,
-    /// Stiffness, N/m^α.
+    /// Which controls set the contact: Hardness and Bounciness (the contact time at
+    /// `v_max` and the restitution, mapped to `k` and `μ`), or `k` and `μ` themselves.
+    pub controls: Controls,
+    /// Hardness: the contact time at `v_max`, ms (eq 9 inverted to `k`).
+    pub hardness_ms: f64,
+    /// Stiffness, N/m^α (expert controls).
     pub k: f64,
     pub alpha: f64,
     /// Damping ratio μ = λ/k, s/m (unless set from the restitution).
@@ -55,6 +60,53 @@ pub struct EngineParams {
     pub note_off: NoteOff,
     /// Damp mode: every mode of the body decays with T60 at most this, s.
     pub release: f64,
+    /// Stereo width: 0 = mono, 1 = the full spread of pan and pickups.
+    pub width: f64,
+    /// Humanize amount: 0 = identical hits, 1 = the largest per-hit jitter.
+    pub humanize: f64,
+    /// Humanize seed (a whole number): the same seed and input give the same render.
+    pub seed: f64,
+    /// What the mod wheel (CC 1) moves.
+    pub mod_wheel: ModWheel,
+    /// How far the mod wheel moves it, 0–1.
+    pub mod_depth: f64,
+    /// Pitch-bend range for the body, semitones (48 for MPE controllers).
+    pub bend_range: f64,
+}
+
+/// Which controls set the contact law.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Controls {
+    /// Hardness (contact time at `v_max`) and Bounciness (restitution `e`).
+    #[default]
+    Playable,
+    /// Stiffness `k` and damping `μ` (or `e`, by "Damping from") as the paper names them.
+    Expert,
+}
+
+/// The parameter the mod wheel moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ModWheel {
+    #[default]
+    Off,
+    Hardness,
+    Bounciness,
+    Position,
+    Pitch,
+    Decay,
+    Brightness,
+}
+
+impl ModWheel {
+    pub const ALL: [ModWheel; 7] = [
+        ModWheel::Off,
+        ModWheel::Hardness,
+        ModWheel::Bounciness,
+        ModWheel::Position,
+        ModWheel::Pitch,
+        ModWheel::Decay,
+        ModWheel::Brightness,
+    ];
 }
 
 /// What releasing a key does to its voice.
@@ -97,6 +149,8 @@ impl Default for EngineParams {
             v_max: 2.0,
             velocity_curve: 1.0,
             mass: 0.01,
+            controls: Controls::Playable,
+            hardness_ms: 0.6,
             k: 1e7,
             alpha: 1.5,
             mu: 0.5,
@@ -119,6 +173,12 @@ impl Default for EngineParams {
             voices: 16,
             note_off: NoteOff::Ring,
             release: 0.08,
+            width: 0.7,
+            humanize: 0.0,
+            seed: 1.0,
+            mod_wheel: ModWheel::Off,
+            mod_depth: 0.5,
+            bend_range: 2.0,
         }
     }
 }
@@ -131,6 +191,8 @@ pub const LIMITS: [EngineParams; 2] = [
         v_max: 1e-3,
         velocity_curve: 0.25,
         mass: 1e-4,
+        controls: Controls::Playable,
+        hardness_ms: 0.02,
         k: 1e2,
         alpha: 1.0,
         mu: 1e-4,
@@ -153,12 +215,20 @@ pub const LIMITS: [EngineParams; 2] = [
         voices: 1,
         note_off: NoteOff::Ring,
         release: 0.005,
+        width: 0.0,
+        humanize: 0.0,
+        seed: 0.0,
+        mod_wheel: ModWheel::Off,
+        mod_depth: 0.0,
+        bend_range: 0.0,
     },
     EngineParams {
         v_min: 50.0,
         v_max: 50.0,
         velocity_curve: 4.0,
         mass: 1.0,
+        controls: Controls::Playable,
+        hardness_ms: 10.0,
         k: 1e12,
         alpha: 3.0,
         mu: 10.0,
@@ -181,6 +251,12 @@ pub const LIMITS: [EngineParams; 2] = [
         voices: MAX_VOICES,
         note_off: NoteOff::Ring,
         release: 2.0,
+        width: 1.0,
+        humanize: 1.0,
+        seed: 9999.0,
+        mod_wheel: ModWheel::Off,
+        mod_depth: 1.0,
+        bend_range: 48.0,
     },
 ];
 
@@ -218,6 +294,12 @@ impl EngineParams {
             gain_db: f(|p| p.gain_db),
             voices: self.voices.clamp(lo.voices, hi.voices),
             release: f(|p| p.release),
+            hardness_ms: f(|p| p.hardness_ms),
+            width: f(|p| p.width),
+            humanize: f(|p| p.humanize),
+            seed: f(|p| p.seed).round(),
+            mod_depth: f(|p| p.mod_depth),
+            bend_range: f(|p| p.bend_range),
             ..*self
         }
     }

@@ -4,7 +4,9 @@
 //! `params` module of the plugin layer) and the command-line renderer's options, range
 //! checks and help are built from this list, so they cannot disagree.
 
-use super::params::{EngineParams, LIMITS};
+use super::params::{Controls, EngineParams, LIMITS, ModWheel, NoteOff};
+use crate::model::body::BodyType;
+use crate::model::{ClampTarget, Correction, Method};
 
 /// How a number moves under a host's normalised control.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,10 +68,10 @@ macro_rules! number {
 }
 
 /// Every numeric parameter, in the plugin's order.
-pub const NUMBERS: [NumberSpec; 18] = [
+pub const NUMBERS: [NumberSpec; 24] = [
     number!(
         "vmin",
-        "Min speed",
+        "Strike speed min",
         "v-min",
         " m/s",
         Scale::Log,
@@ -79,7 +81,7 @@ pub const NUMBERS: [NumberSpec; 18] = [
     ),
     number!(
         "vmax",
-        "Max speed",
+        "Strike speed max",
         "v-max",
         " m/s",
         Scale::Log,
@@ -108,6 +110,16 @@ pub const NUMBERS: [NumberSpec; 18] = [
         "Striking mass"
     ),
     number!(
+        "hard",
+        "Hardness",
+        "hardness-ms",
+        " ms",
+        Scale::Log,
+        3,
+        hardness_ms,
+        "Contact time at the max strike speed: shorter is harder (eq 9 inverted to k)"
+    ),
+    number!(
         "k",
         "Stiffness",
         "k",
@@ -119,7 +131,7 @@ pub const NUMBERS: [NumberSpec; 18] = [
     ),
     number!(
         "alpha",
-        "Exponent α",
+        "Shape",
         "alpha",
         "",
         Scale::Linear,
@@ -129,7 +141,7 @@ pub const NUMBERS: [NumberSpec; 18] = [
     ),
     number!(
         "mu",
-        "Damping μ",
+        "Contact damping",
         "mu",
         " s/m",
         Scale::Log,
@@ -139,8 +151,8 @@ pub const NUMBERS: [NumberSpec; 18] = [
     ),
     number!(
         "rest",
-        "Restitution e",
-        "restitution",
+        "Bounciness",
+        "bounciness",
         "",
         Scale::Linear,
         3,
@@ -179,7 +191,7 @@ pub const NUMBERS: [NumberSpec; 18] = [
     ),
     number!(
         "t60",
-        "Decay T60",
+        "Decay",
         "t60",
         " s",
         Scale::Skewed(-2.0),
@@ -247,6 +259,56 @@ pub const NUMBERS: [NumberSpec; 18] = [
         voices,
         "Polyphony"
     ),
+    number!(
+        "width",
+        "Width",
+        "width",
+        " %",
+        Scale::Percent,
+        0,
+        width,
+        "Stereo width: 0 = mono"
+    ),
+    number!(
+        "human",
+        "Humanize",
+        "humanize",
+        " %",
+        Scale::Percent,
+        0,
+        humanize,
+        "Per-hit jitter of speed, strike position and hardness"
+    ),
+    number!(
+        "seed",
+        "Seed",
+        "seed",
+        "",
+        Scale::Linear,
+        0,
+        seed,
+        "Humanize seed: the same seed and input give the same render"
+    ),
+    number!(
+        "mwamt",
+        "Mod wheel depth",
+        "mod-depth",
+        " %",
+        Scale::Percent,
+        0,
+        mod_depth,
+        "How far the mod wheel moves its target"
+    ),
+    number!(
+        "bend",
+        "Bend range",
+        "bend-range",
+        " st",
+        Scale::Linear,
+        0,
+        bend_range,
+        "Pitch-bend range of the body, semitones (48 for MPE)"
+    ),
 ];
 
 /// The numeric parameter with host id `id`.
@@ -260,59 +322,120 @@ pub struct ChoiceSpec {
     pub id: &'static str,
     pub name: &'static str,
     pub cli: &'static str,
-    /// The choices as the command line spells them, in the plugin's order.
+    /// The choices as the command line (and preset files) spell them, in the
+    /// plugin's order.
     pub choices: &'static [&'static str],
+    /// The index of the current choice, and setting it by index (out of range: the
+    /// last).
+    pub get: fn(&EngineParams) -> usize,
+    pub set: fn(&mut EngineParams, usize),
+}
+
+/// Index of `v` in `all` (0 when absent, which cannot happen for a full list).
+fn index_of<T: PartialEq>(all: &[T], v: &T) -> usize {
+    all.iter().position(|x| x == v).unwrap_or(0)
+}
+
+/// `all[i]`, or the last one when `i` is past the end.
+fn at<T: Copy>(all: &[T], i: usize) -> T {
+    all[i.min(all.len() - 1)]
 }
 
 /// Every parameter with named choices.
-pub const CHOICES: [ChoiceSpec; 8] = [
+pub const CHOICES: [ChoiceSpec; 10] = [
+    ChoiceSpec {
+        id: "controls",
+        name: "Contact controls",
+        cli: "controls",
+        choices: &["playable", "expert"],
+        get: |p| usize::from(p.controls == Controls::Expert),
+        set: |p, i| {
+            p.controls = if i >= 1 {
+                Controls::Expert
+            } else {
+                Controls::Playable
+            }
+        },
+    },
     ChoiceSpec {
         id: "dmode",
         name: "Damping from",
         cli: "damping-from",
         choices: &["mu", "restitution"],
+        get: |p| usize::from(p.from_restitution),
+        set: |p, i| p.from_restitution = i >= 1,
     },
     ChoiceSpec {
         id: "method",
         name: "Integrator",
         cli: "method",
         choices: &["verlet", "heun", "rk4", "am1"],
+        get: |p| index_of(&Method::ALL, &p.method),
+        set: |p, i| p.method = at(&Method::ALL, i),
     },
     ChoiceSpec {
         id: "corr",
         name: "Correction",
         cli: "correction",
         choices: &["none", "hybrid", "clamp", "both"],
+        get: |p| index_of(&Correction::ALL, &p.correction),
+        set: |p, i| p.correction = at(&Correction::ALL, i),
     },
     ChoiceSpec {
         id: "clamp",
-        name: "Clamp target",
+        name: "Exit target",
         cli: "clamp-target",
         choices: &["approx", "exact"],
+        get: |p| index_of(&ClampTarget::ALL, &p.clamp_target),
+        set: |p, i| p.clamp_target = at(&ClampTarget::ALL, i),
     },
     ChoiceSpec {
         id: "bounce",
         name: "Bouncing",
         cli: "bouncing",
         choices: &["off", "on"],
+        get: |p| usize::from(p.bouncing),
+        set: |p, i| p.bouncing = i >= 1,
     },
     ChoiceSpec {
         id: "gcont",
         name: "Gravity in contact",
         cli: "gravity-in-contact",
         choices: &["off", "on"],
+        get: |p| usize::from(p.gravity_in_contact),
+        set: |p, i| p.gravity_in_contact = i >= 1,
     },
     ChoiceSpec {
         id: "body",
         name: "Body",
         cli: "body",
         choices: &["none", "bar", "plate", "membrane", "bell", "wood"],
+        get: |p| index_of(&BodyType::ALL, &p.body),
+        set: |p, i| p.body = at(&BodyType::ALL, i),
     },
     ChoiceSpec {
         id: "noteoff",
         name: "Note off",
         cli: "note-off",
         choices: &["ring", "damp"],
+        get: |p| index_of(&NoteOff::ALL, &p.note_off),
+        set: |p, i| p.note_off = at(&NoteOff::ALL, i),
+    },
+    ChoiceSpec {
+        id: "mwheel",
+        name: "Mod wheel",
+        cli: "mod-wheel",
+        choices: &[
+            "off",
+            "hardness",
+            "bounciness",
+            "position",
+            "pitch",
+            "decay",
+            "brightness",
+        ],
+        get: |p| index_of(&ModWheel::ALL, &p.mod_wheel),
+        set: |p, i| p.mod_wheel = at(&ModWheel::ALL, i),
     },
 ];
 

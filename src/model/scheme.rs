@@ -78,6 +78,8 @@ pub enum ClampTarget {
 }
 
 impl ClampTarget {
+    pub const ALL: [ClampTarget; 2] = [ClampTarget::Approx, ClampTarget::Exact];
+
     pub fn name(self) -> &'static str {
         match self {
             ClampTarget::Approx => "approx",

@@ -15,12 +15,13 @@
 //! plugin, so the framework's smoothers are left off.
 
 use crate::engine::spec::{self, NumberSpec, Scale};
-use crate::engine::{EngineParams, MAX_VOICES, NoteOff};
-use crate::model::body::BodyType;
-use crate::model::{ClampTarget, Correction, Method};
+use crate::engine::{EngineParams, MAX_VOICES};
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use std::sync::Arc;
+
+mod choices;
+pub use choices::*;
 
 /// The host's range of a numeric parameter of [`spec::NUMBERS`]: its log10 for a
 /// logarithmic one, so that the normalised value moves on a true log scale.
@@ -117,144 +118,6 @@ fn percent_param(name: &str, default: f32) -> FloatParam {
         .with_string_to_value(formatters::s2v_f32_percentage())
 }
 
-#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IntegratorChoice {
-    #[id = "verlet"]
-    #[name = "Verlet"]
-    Verlet,
-    #[id = "heun"]
-    #[name = "Heun"]
-    Heun,
-    #[id = "rk4"]
-    #[name = "RK4"]
-    Rk4,
-    #[id = "am1"]
-    #[name = "AM1"]
-    Am1,
-}
-
-#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CorrectionChoice {
-    #[id = "none"]
-    #[name = "None"]
-    None,
-    #[id = "hybrid"]
-    #[name = "Hybrid x(v)"]
-    Hybrid,
-    #[id = "clamp"]
-    #[name = "Clamp v_out"]
-    Clamp,
-    #[id = "both"]
-    #[name = "Both"]
-    Both,
-}
-
-#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClampChoice {
-    #[id = "approx"]
-    #[name = "Approx (eq 7)"]
-    Approx,
-    #[id = "exact"]
-    #[name = "Exact (eq 6)"]
-    Exact,
-}
-
-/// Where the contact's damping comes from.
-#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DampingChoice {
-    /// `μ` in s/m, as set: its effect depends on the strike speed.
-    #[id = "mu"]
-    #[name = "Damping μ"]
-    Mu,
-    /// A coefficient of restitution `e`: every strike gets the μ that leaves at
-    /// `−e·v_in` (seed 000, eq 19).
-    #[id = "restitution"]
-    #[name = "Restitution e"]
-    Restitution,
-}
-
-#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BodyChoice {
-    #[id = "none"]
-    #[name = "None"]
-    None,
-    #[id = "bar"]
-    #[name = "Bar"]
-    Bar,
-    #[id = "plate"]
-    #[name = "Plate"]
-    Plate,
-    #[id = "membrane"]
-    #[name = "Membrane"]
-    Membrane,
-    #[id = "bell"]
-    #[name = "Bell"]
-    Bell,
-    #[id = "wood"]
-    #[name = "Wood block"]
-    WoodBlock,
-}
-
-#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NoteOffChoice {
-    #[id = "ring"]
-    #[name = "Ring"]
-    Ring,
-    #[id = "damp"]
-    #[name = "Damp"]
-    Damp,
-}
-
-impl From<NoteOffChoice> for NoteOff {
-    fn from(c: NoteOffChoice) -> Self {
-        match c {
-            NoteOffChoice::Ring => NoteOff::Ring,
-            NoteOffChoice::Damp => NoteOff::Damp,
-        }
-    }
-}
-
-impl From<IntegratorChoice> for Method {
-    fn from(c: IntegratorChoice) -> Self {
-        match c {
-            IntegratorChoice::Verlet => Method::Verlet,
-            IntegratorChoice::Heun => Method::Heun,
-            IntegratorChoice::Rk4 => Method::Rk4,
-            IntegratorChoice::Am1 => Method::Am1,
-        }
-    }
-}
-impl From<CorrectionChoice> for Correction {
-    fn from(c: CorrectionChoice) -> Self {
-        match c {
-            CorrectionChoice::None => Correction::None,
-            CorrectionChoice::Hybrid => Correction::Hybrid,
-            CorrectionChoice::Clamp => Correction::Clamp,
-            CorrectionChoice::Both => Correction::Both,
-        }
-    }
-}
-impl From<ClampChoice> for ClampTarget {
-    fn from(c: ClampChoice) -> Self {
-        match c {
-            ClampChoice::Approx => ClampTarget::Approx,
-            ClampChoice::Exact => ClampTarget::Exact,
-        }
-    }
-}
-impl From<BodyChoice> for BodyType {
-    fn from(c: BodyChoice) -> Self {
-        match c {
-            BodyChoice::None => BodyType::None,
-            BodyChoice::Bar => BodyType::Bar,
-            BodyChoice::Plate => BodyType::Plate,
-            BodyChoice::Membrane => BodyType::Membrane,
-            BodyChoice::Bell => BodyType::Bell,
-            BodyChoice::WoodBlock => BodyType::WoodBlock,
-        }
-    }
-}
-
 #[derive(Params)]
 pub struct ReboundParams {
     /// Editor window size, restored with the session.
@@ -276,6 +139,12 @@ pub struct ReboundParams {
     pub mass: FloatParam,
 
     // ---- Contact (latched at onset) ----
+    /// Hardness & Bounciness, or the expert Stiffness & Damping.
+    #[id = "controls"]
+    pub controls: EnumParam<ControlsChoice>,
+    /// Contact time at the max strike speed (eq 9 inverted to `k`).
+    #[id = "hard"]
+    pub hardness: FloatParam,
     /// Contact stiffness `k` of `k x^α (1 + μ v)`.
     #[id = "k"]
     pub stiffness: FloatParam,
@@ -347,6 +216,25 @@ pub struct ReboundParams {
     /// Polyphony; the oldest voice is stolen with a short fade beyond it.
     #[id = "voices"]
     pub voices: IntParam,
+    /// Stereo width of pan and pickups (0 = mono).
+    #[id = "width"]
+    pub width: FloatParam,
+
+    // ---- Variation and expression ----
+    /// Per-hit jitter of speed, strike position and hardness.
+    #[id = "human"]
+    pub humanize: FloatParam,
+    /// The humanize seed: the same seed and input render the same.
+    #[id = "seed"]
+    pub seed: FloatParam,
+    /// What the mod wheel moves, and how far.
+    #[id = "mwheel"]
+    pub mod_wheel: EnumParam<ModWheelChoice>,
+    #[id = "mwamt"]
+    pub mod_depth: FloatParam,
+    /// Pitch-bend range of the body (48 semitones for MPE).
+    #[id = "bend"]
+    pub bend_range: FloatParam,
 }
 
 impl Default for ReboundParams {
@@ -358,6 +246,8 @@ impl Default for ReboundParams {
             v_max: number_param("vmax"),
             velocity_curve: number_param("vcurve"),
             mass: number_param("mass"),
+            controls: EnumParam::new("Contact controls", ControlsChoice::Playable),
+            hardness: number_param("hard"),
             stiffness: number_param("k"),
             alpha: number_param("alpha"),
             damping: number_param("mu"),
@@ -365,7 +255,7 @@ impl Default for ReboundParams {
             restitution: number_param("rest"),
             integrator: EnumParam::new("Integrator", IntegratorChoice::Verlet),
             correction: EnumParam::new("Correction", CorrectionChoice::Both),
-            clamp_target: EnumParam::new("Clamp target", ClampChoice::Exact),
+            clamp_target: EnumParam::new("Exit target", ClampChoice::Exact),
             bouncing: BoolParam::new("Bouncing", d.bouncing),
             gravity_in_contact: BoolParam::new("Gravity in contact", d.gravity_in_contact),
             gravity: number_param("grav"),
@@ -391,6 +281,12 @@ impl Default for ReboundParams {
                     },
                 )
             },
+            width: number_param("width"),
+            humanize: number_param("human"),
+            seed: number_param("seed"),
+            mod_wheel: EnumParam::new("Mod wheel", ModWheelChoice::Off),
+            mod_depth: number_param("mwamt"),
+            bend_range: number_param("bend"),
         }
     }
 }
@@ -486,6 +382,14 @@ impl ReboundParams {
             voices: self.voices.value().clamp(1, MAX_VOICES as i32) as usize,
             note_off: self.note_off.value().into(),
             release: self.release.value() as f64,
+            controls: self.controls.value().into(),
+            hardness_ms: pow10(&self.hardness),
+            width: self.width.value() as f64,
+            humanize: self.humanize.value() as f64,
+            seed: self.seed.value() as f64,
+            mod_wheel: self.mod_wheel.value().into(),
+            mod_depth: self.mod_depth.value() as f64,
+            bend_range: self.bend_range.value() as f64,
         }
         .within_limits()
     }
