@@ -207,6 +207,7 @@ impl Voice {
     /// real object struck again, and the dry pulse of a contact still in progress is
     /// handed to the de-click so the output stays continuous.
     pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
+        let p = &self.own(p);
         let restrike = self.active && !self.is_fading() && self.key == key;
         if restrike {
             self.declick += self.last_dry;
@@ -234,6 +235,14 @@ impl Voice {
         let v_in = velocity_to_speed(p, velocity);
         self.bouncer = Some(Bouncer::new(latch, v_in, self.fs, train_of(p)));
         self.body.retune(body_settings(p, key), self.fs);
+    }
+
+    /// The parameters this voice plays with: the engine's, moved by this note's own
+    /// expression and humanize jitter. Every use of the parameters in a voice goes
+    /// through here.
+    #[inline]
+    fn own(&self, p: &EngineParams) -> EngineParams {
+        *p
     }
 
     fn latch(&mut self, contact: Contact, v_max: f64) {
@@ -306,6 +315,7 @@ impl Voice {
 
     /// Retunes the body to the current (smoothed) settings: control rate.
     pub fn update_body(&mut self, p: &EngineParams) {
+        let p = &self.own(p);
         let st = body_settings(p, self.key);
         if st != self.body.settings() {
             self.body.retune(st, self.fs);
@@ -316,6 +326,8 @@ impl Voice {
     /// contact did; `None` when the guard reset the voice.
     #[inline]
     pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
+        let own = self.own(p);
+        let p = &own;
         let mut s = BounceSample::default();
         let mut u = 0.0;
         self.hand_on();
