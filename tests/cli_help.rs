@@ -68,7 +68,7 @@ const OPTIONS: [(&str, &[&str]); 4] = [
             "k",
             "alpha",
             "mu",
-            "restitution",
+            "bounciness",
             "gravity",
             "body-freq",
             "key-track",

@@ -283,11 +283,11 @@ fn render_takes_gravity_in_contact_and_restitution() {
             "--out",
             "x.wav",
         ],
-        "--restitution",
+        "--bounciness",
     );
     assert_refused(
         &["render", "--restitution", "1.5", "--out", "x.wav"],
-        "--restitution",
+        "--bounciness",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

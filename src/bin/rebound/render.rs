@@ -202,8 +202,9 @@ pub struct RenderArgs {
     #[arg(long, value_name = "MU", allow_hyphen_values = true,
           value_parser = parser("mu"), help = help("mu"))]
     mu: Option<f64>,
-    #[arg(long, value_name = "E", allow_hyphen_values = true, conflicts_with = "mu",
-          value_parser = parser("restitution"), help = help("restitution"))]
+    #[arg(long = "bounciness", visible_alias = "restitution", value_name = "E",
+          allow_hyphen_values = true, conflicts_with = "mu",
+          value_parser = parser("bounciness"), help = help("bounciness"))]
     restitution: Option<f64>,
     #[arg(long, value_name = "G", allow_hyphen_values = true,
           value_parser = parser("gravity"), help = help("gravity"))]
