@@ -70,8 +70,9 @@ fn bench_engine(c: &mut Criterion) {
         e.note_on(30 + k as u8, 1.0, 0, None);
     }
     let mut buf = vec![0.0f32; 512];
+    let mut right = vec![0.0f32; 512];
     for _ in 0..8 {
-        e.render(&mut buf);
+        e.render(&mut buf, &mut right);
     }
     assert_eq!(e.active_voices(), 64);
     let mut g = c.benchmark_group("engine");
@@ -89,19 +90,19 @@ fn bench_engine(c: &mut Criterion) {
     g.bench_function("64_ringing_voices_block_512", |b| {
         b.iter(|| {
             keep_ringing(&mut e);
-            e.render(black_box(&mut buf))
+            e.render(black_box(&mut buf), black_box(&mut right))
         })
     });
     g.finish();
     // A direct real-time figure: one second of audio, 64 voices sounding throughout.
     keep_ringing(&mut e);
     for _ in 0..64 {
-        e.render(&mut buf);
+        e.render(&mut buf, &mut right);
     }
     let t = Instant::now();
     let blocks = (FS as usize) / 512;
     for _ in 0..blocks {
-        e.render(&mut buf);
+        e.render(&mut buf, &mut right);
     }
     assert_eq!(e.active_voices(), 64, "voices ended during the measurement");
     let secs = t.elapsed().as_secs_f64() * FS / (blocks * 512) as f64;

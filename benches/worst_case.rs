@@ -80,6 +80,7 @@ fn patches() -> Vec<(String, EngineParams)> {
 
 fn main() {
     let mut buf = vec![0.0f32; BLOCK];
+    let mut right = vec![0.0f32; BLOCK];
     let budget = BLOCK as f64 / FS;
     let mut default_worst = f64::NAN;
     println!(
@@ -97,7 +98,7 @@ fn main() {
             }
             for _ in 0..BLOCKS {
                 let t = Instant::now();
-                e.render(black_box(&mut buf));
+                e.render(black_box(&mut buf), black_box(&mut right));
                 times.push(t.elapsed().as_secs_f64());
             }
         }

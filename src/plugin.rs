@@ -133,11 +133,17 @@ impl Rebound {
                 .map_or(n, |e| (e.timing() as usize).min(n))
                 .max(pos + 1)
                 .min(n);
-            if let Some((first, rest)) = outputs.split_first_mut() {
-                let seg = &mut first[pos..end];
-                self.engine.render(seg);
-                for ch in rest.iter_mut() {
-                    ch[pos..end].copy_from_slice(seg);
+            match outputs {
+                [] => {}
+                // A mono output gets the fold-down (L + R) / 2.
+                [mono] => self.engine.render_mono(&mut mono[pos..end]),
+                [left, right, rest @ ..] => {
+                    self.engine
+                        .render(&mut left[pos..end], &mut right[pos..end]);
+                    // Channels past the pair (not in the declared layout) get silence.
+                    for ch in rest.iter_mut() {
+                        ch[pos..end].fill(0.0);
+                    }
                 }
             }
             self.report_terminated(start, n, context);
@@ -168,11 +174,19 @@ impl Plugin for Rebound {
     const EMAIL: &'static str = "rebound@example.invalid";
     const VERSION: &'static str = env!("CARGO_PKG_VERSION");
 
-    const AUDIO_IO_LAYOUTS: &'static [AudioIOLayout] = &[AudioIOLayout {
-        main_input_channels: None,
-        main_output_channels: NonZeroU32::new(2),
-        ..AudioIOLayout::const_default()
-    }];
+    /// Stereo first; a mono output gets the fold-down `(L + R) / 2`.
+    const AUDIO_IO_LAYOUTS: &'static [AudioIOLayout] = &[
+        AudioIOLayout {
+            main_input_channels: None,
+            main_output_channels: NonZeroU32::new(2),
+            ..AudioIOLayout::const_default()
+        },
+        AudioIOLayout {
+            main_input_channels: None,
+            main_output_channels: NonZeroU32::new(1),
+            ..AudioIOLayout::const_default()
+        },
+    ];
     const MIDI_INPUT: MidiConfig = MidiConfig::Basic;
     /// Off: with it on, nice-plug's VST3 wrapper queues every automation point in a
     /// vector of `INPUT_EVENT_CAPACITY` (1024) events, which per-sample automation of all

@@ -102,7 +102,8 @@ fn measure(p: &EngineParams, key: u8, fs: f64) -> Measure {
         }],
         at + n,
     );
-    let x = &r.audio[at..];
+    let mono = r.mono();
+    let x = &mono[at..];
     let e: f64 = x.iter().map(|&s| (s as f64) * (s as f64)).sum();
     let peak = x.iter().fold(0f32, |m, s| m.max(s.abs())) as f64;
     Measure {

@@ -40,14 +40,14 @@ fn switch(from: BodyType, to: &[BodyType], key: u8, ring_ms: f64, gap_ms: f64) -
     e.set_sample_rate(FS);
     e.note_on(key, 1.0, 0, None);
     let mut x = vec![0.0f32; ms(ring_ms)];
-    e.render(&mut x);
+    e.render_mono(&mut x);
     let switch_at = x.len();
     for (i, &b) in to.iter().enumerate() {
         p.body = b;
         e.set_params(&p);
         let len = if i + 1 == to.len() { 40.0 } else { gap_ms };
         let mut block = vec![0.0f32; ms(len)];
-        e.render(&mut block);
+        e.render_mono(&mut block);
         x.extend_from_slice(&block);
     }
     let settled = x.len() - ms(28.0);

@@ -29,7 +29,7 @@ fn strike(p: &EngineParams, fs: f64, seconds: f64) -> Rendered {
 }
 
 fn peak_db(r: &Rendered) -> f64 {
-    let peak = r.audio.iter().fold(0f32, |m, s| m.max(s.abs())) as f64;
+    let peak = r.peak() as f64;
     20.0 * peak.log10()
 }
 

@@ -29,6 +29,7 @@ fn run(p: &EngineParams, fs: f64, seconds: f64) -> Run {
     e.note_on(60, 1.0, 0, None);
     let block = 256;
     let (mut out, mut force) = (vec![0.0f32; block], vec![0.0f32; block]);
+    let mut right = vec![0.0f32; block];
     let mut r = Run {
         last_force: 0.0,
         last_sound: 0.0,
@@ -37,8 +38,14 @@ fn run(p: &EngineParams, fs: f64, seconds: f64) -> Run {
     };
     let mut n = 0usize;
     while (n as f64) < seconds * fs {
-        e.render_with_force(&mut out, Some(&mut force));
+        e.render_with_force(&mut out, &mut right, Some(&mut force));
         for i in 0..block {
+            // Either channel sounding counts.
+            out[i] = if out[i].abs() >= right[i].abs() || !right[i].is_finite() {
+                out[i]
+            } else {
+                right[i]
+            };
             let t = (n + i) as f64 / fs;
             if force[i] != 0.0 {
                 r.last_force = t;

@@ -49,11 +49,16 @@ fn play(p: &EngineParams, fs: f64, events: &[(usize, bool)], total: usize) -> Ta
     e.set_params(p);
     e.set_sample_rate(fs);
     let mut y = vec![0.0f32; total];
+    let mut right = vec![0.0f32; total];
     let mut force = vec![0.0f32; total];
     let mut pos = 0;
     let mut end = None;
     for &(at, on) in events.iter().chain([&(total, false)]) {
-        e.render_with_force(&mut y[pos..at], Some(&mut force[pos..at]));
+        e.render_with_force(
+            &mut y[pos..at],
+            &mut right[pos..at],
+            Some(&mut force[pos..at]),
+        );
         pos = at;
         if let Some(t) = e.terminated().last() {
             end = Some(t.at);
@@ -68,6 +73,10 @@ fn play(p: &EngineParams, fs: f64, events: &[(usize, bool)], total: usize) -> Ta
         } else {
             e.note_off(Some(KEY), Some(0), None);
         }
+    }
+    // The mono sum: what the voice put out, wherever it sits in the image.
+    for (l, r) in y.iter_mut().zip(&right) {
+        *l = 0.5 * (*l + r);
     }
     Take { y, force, end }
 }
@@ -301,7 +310,7 @@ fn note_offs_find_their_voice() {
         e.note_on(64, 1.0, 1, Some(8));
         f(&mut e);
         let mut y = vec![0.0f32; (0.1 * fs) as usize];
-        e.render(&mut y);
+        e.render_mono(&mut y);
         e.active_voices()
     };
     assert_eq!(sounding(&|_| {}), 2);

@@ -18,8 +18,10 @@ pub struct NoteSpec {
 #[derive(Clone, Debug)]
 pub struct Rendered {
     pub fs: f64,
-    /// The output (mono; the plugin writes it to both channels).
-    pub audio: Vec<f32>,
+    /// The output's left channel.
+    pub left: Vec<f32>,
+    /// The output's right channel (as long as `left`).
+    pub right: Vec<f32>,
     /// Summed normalised wall force (1 = analytic peak of a full-velocity strike).
     pub force: Vec<f32>,
     /// The last contact's trace (with the per-bounce energy drift).
@@ -47,7 +49,8 @@ pub fn render_with_progress(
     engine.set_params(params);
     // Start the smoothers at the parameters, as the plugin's activation does.
     engine.set_sample_rate(fs);
-    let mut audio = vec![0.0f32; samples];
+    let mut left = vec![0.0f32; samples];
+    let mut right = vec![0.0f32; samples];
     let mut force = vec![0.0f32; samples];
     // Note-ons and note-offs in time order; at the same sample, given order, a note's
     // own on before its off.
@@ -73,22 +76,59 @@ pub fn render_with_progress(
             .get(next)
             .map_or(samples, |e| e.0.min(samples))
             .min(pos.saturating_add(block));
-        engine.render_with_force(&mut audio[pos..end], Some(&mut force[pos..end]));
+        engine.render_with_force(
+            &mut left[pos..end],
+            &mut right[pos..end],
+            Some(&mut force[pos..end]),
+        );
         pos = end;
         progress(pos);
     }
-    Rendered::from_engine(&engine, fs, audio, force)
+    Rendered::from_engine(&engine, fs, left, right, force)
 }
 
 impl Rendered {
     /// The audio and force rendered by `engine`, with its last trace and guard count.
-    pub fn from_engine(engine: &Engine, fs: f64, audio: Vec<f32>, force: Vec<f32>) -> Self {
+    pub fn from_engine(
+        engine: &Engine,
+        fs: f64,
+        left: Vec<f32>,
+        right: Vec<f32>,
+        force: Vec<f32>,
+    ) -> Self {
         Self {
             fs,
-            audio,
+            left,
+            right,
             force,
             trace: engine.last_trace().clone(),
             guard_events: engine.guard_events(),
         }
+    }
+
+    /// Length in samples (per channel).
+    pub fn len(&self) -> usize {
+        self.left.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.left.is_empty()
+    }
+
+    /// Largest |sample| over both channels.
+    pub fn peak(&self) -> f32 {
+        self.left
+            .iter()
+            .chain(&self.right)
+            .fold(0.0f32, |m, v| m.max(v.abs()))
+    }
+
+    /// The mono sum `(L + R) / 2`, what a mono fold-down plays.
+    pub fn mono(&self) -> Vec<f32> {
+        self.left
+            .iter()
+            .zip(&self.right)
+            .map(|(l, r)| 0.5 * (l + r))
+            .collect()
     }
 }

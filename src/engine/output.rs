@@ -1,5 +1,5 @@
-//! The output stage: a DC blocker (the dry force pulse is one-signed), the smoothed
-//! gain, and the guard and clip on what leaves the engine.
+//! The output stage: a DC blocker per channel (the dry force pulse is one-signed), the
+//! smoothed gain, and the guard and clip on what leaves the engine.
 
 use super::smoothing::{SMOOTHING_TIME, Smoothed};
 
@@ -14,8 +14,9 @@ fn gain_of_db(db: f64) -> f64 {
 
 pub struct OutputStage {
     gain: Smoothed,
-    dc_x1: f64,
-    dc_y1: f64,
+    /// The DC blockers' last input and output, per channel (L, R).
+    dc_x1: [f64; 2],
+    dc_y1: [f64; 2],
     dc_r: f64,
     /// Largest |output| before the clip since the last reset.
     peak: f64,
@@ -26,8 +27,8 @@ impl OutputStage {
     pub fn new(fs: f64) -> Self {
         Self {
             gain: Smoothed::new(1.0, SMOOTHING_TIME, fs),
-            dc_x1: 0.0,
-            dc_y1: 0.0,
+            dc_x1: [0.0; 2],
+            dc_y1: [0.0; 2],
             dc_r: (-2.0 * std::f64::consts::PI * DC_CORNER / fs).exp(),
             peak: 0.0,
             fs,
@@ -40,8 +41,8 @@ impl OutputStage {
     }
 
     pub fn reset(&mut self) {
-        self.dc_x1 = 0.0;
-        self.dc_y1 = 0.0;
+        self.dc_x1 = [0.0; 2];
+        self.dc_y1 = [0.0; 2];
         self.peak = 0.0;
     }
 
@@ -55,22 +56,27 @@ impl OutputStage {
         self.peak
     }
 
-    /// One sample: DC blocker, gain gliding to `gain_db`, then the guard. Returns the
-    /// clipped output and false when the guard caught a non-finite value.
+    /// One stereo sample (L, R): DC blockers, gain gliding to `gain_db`, then the guard.
+    /// Returns the clipped output and false when the guard caught a non-finite value
+    /// (both channels are then silenced, so the image never tears).
     #[inline]
-    pub fn process(&mut self, sum: f64, gain_db: f64) -> (f32, bool) {
+    pub fn process(&mut self, sum: [f64; 2], gain_db: f64) -> ([f32; 2], bool) {
         let gain = self.gain.next(gain_of_db(gain_db));
-        let y = sum - self.dc_x1 + self.dc_r * self.dc_y1;
-        self.dc_x1 = sum;
-        self.dc_y1 = y;
-        let mut g = y * gain;
-        let ok = g.is_finite();
-        if !ok {
-            self.dc_x1 = 0.0;
-            self.dc_y1 = 0.0;
-            g = 0.0;
+        let mut g = [0.0; 2];
+        for c in 0..2 {
+            let y = sum[c] - self.dc_x1[c] + self.dc_r * self.dc_y1[c];
+            self.dc_x1[c] = sum[c];
+            self.dc_y1[c] = y;
+            g[c] = y * gain;
         }
-        self.peak = self.peak.max(g.abs());
-        ((g as f32).clamp(-OUTPUT_CLIP, OUTPUT_CLIP), ok)
+        let ok = g[0].is_finite() && g[1].is_finite();
+        if !ok {
+            self.dc_x1 = [0.0; 2];
+            self.dc_y1 = [0.0; 2];
+            g = [0.0; 2];
+        }
+        self.peak = self.peak.max(g[0].abs()).max(g[1].abs());
+        let clip = |v: f64| (v as f32).clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
+        ([clip(g[0]), clip(g[1])], ok)
     }
 }

@@ -19,14 +19,15 @@ fn the_output_guard_sees_the_gain() {
     e.note_on(60, 1.0, 0, None);
     e.params.gain_db = f64::NAN;
     e.output.poison_gain();
-    let mut out = [0.0f32; 256];
-    e.render(&mut out);
+    let (mut out, mut right) = ([0.0f32; 256], [0.0f32; 256]);
+    e.render(&mut out, &mut right);
     assert!(out.iter().all(|s| s.is_finite()), "{:?}", &out[..4]);
+    assert!(right.iter().all(|s| s.is_finite()), "{:?}", &right[..4]);
     assert!(e.guard_events() > 0);
     // Once the gain is sane again the smoother recovers and sound comes back.
     e.set_params(&EngineParams::default());
     e.note_on(62, 1.0, 0, None);
-    e.render(&mut out);
+    e.render(&mut out, &mut right);
     assert!(out.iter().any(|s| s.abs() > 1e-3));
 }
 

@@ -10,10 +10,10 @@ fn play(p: &EngineParams, velocity: f32, seconds: f64) -> (ContactTrace, u64) {
     e.set_params(p);
     e.set_sample_rate(fs);
     e.note_on(60, velocity, 0, None);
-    let mut buf = [0.0f32; 512];
+    let (mut buf, mut right) = ([0.0f32; 512], [0.0f32; 512]);
     let mut n = 0.0;
     while n < seconds * fs {
-        e.render(&mut buf);
+        e.render(&mut buf, &mut right);
         n += buf.len() as f64;
         if !matches!(
             e.last_trace().rest,

@@ -15,6 +15,8 @@ const SLOTS: usize = MAX_VOICES + FADE_SLOTS;
 const CONTROL_BLOCK: u32 = 32;
 /// Capacity of the per-block list of ended voices.
 const TERMINATED_CAPACITY: usize = 2 * SLOTS;
+/// Stack chunk of [`Engine::render_mono`].
+const MONO_CHUNK: usize = 64;
 
 /// The body settings the engine smooths, in the order of `body_smooth`: pitch and
 /// decay glide in the log domain (a glide in Hz or seconds would sound uneven).
@@ -296,21 +298,32 @@ impl Engine {
         self.tracer.follow(slot, &self.params);
     }
 
-    /// Renders `out.len()` samples (mono) after the events given so far.
-    pub fn render(&mut self, out: &mut [f32]) {
-        self.render_with_force(out, None);
+    /// Renders `min(left.len(), right.len())` samples of stereo after the events given
+    /// so far.
+    pub fn render(&mut self, left: &mut [f32], right: &mut [f32]) {
+        self.render_with_force(left, right, None);
     }
 
-    /// As [`render`](Self::render), also writing the summed normalised wall force.
-    pub fn render_with_force(&mut self, out: &mut [f32], mut force: Option<&mut [f32]>) {
-        for (n, o) in out.iter_mut().enumerate() {
+    /// As [`render`](Self::render), also writing the summed normalised wall force (the
+    /// length is then also at most `force.len()`).
+    pub fn render_with_force(
+        &mut self,
+        left: &mut [f32],
+        right: &mut [f32],
+        mut force: Option<&mut [f32]>,
+    ) {
+        let mut len = left.len().min(right.len());
+        if let Some(f) = force.as_deref() {
+            len = len.min(f.len());
+        }
+        for n in 0..len {
             if self.control == 0 {
                 self.control_tick();
             }
             self.control = (self.control + 1) % CONTROL_BLOCK;
             let mix = self.mix.next(self.params.mix.clamp(0.0, 1.0));
             let p = self.body_params_now();
-            let mut sum = 0.0;
+            let mut sum = [0.0; 2];
             let mut fsum = 0.0;
             for i in 0..SLOTS {
                 if !self.voices[i].is_active() {
@@ -318,7 +331,8 @@ impl Engine {
                 }
                 match self.voices[i].tick(&p, mix) {
                     Some(s) => {
-                        sum += s.out;
+                        sum[0] += s.out;
+                        sum[1] += s.out;
                         fsum += s.force;
                         if self.tracer.slot == Some(i) {
                             self.trace_sample(i, &s);
@@ -333,15 +347,30 @@ impl Engine {
                     }
                 }
             }
-            let (y, ok) = self.output.process(sum, self.params.gain_db);
+            let ([l, r], ok) = self.output.process(sum, self.params.gain_db);
             if !ok {
                 self.guard_events += 1;
             }
-            *o = y;
+            left[n] = l;
+            right[n] = r;
             if let Some(f) = force.as_deref_mut() {
                 f[n] = fsum as f32;
             }
             self.clock += 1;
+        }
+    }
+
+    /// Renders `out.len()` samples of the mono sum `(L + R) / 2`, for a one-channel
+    /// output: through stack chunks, so without allocation.
+    pub fn render_mono(&mut self, out: &mut [f32]) {
+        let mut l = [0.0f32; MONO_CHUNK];
+        let mut r = [0.0f32; MONO_CHUNK];
+        for chunk in out.chunks_mut(MONO_CHUNK) {
+            let n = chunk.len();
+            self.render(&mut l[..n], &mut r[..n]);
+            for ((o, a), b) in chunk.iter_mut().zip(&l).zip(&r) {
+                *o = 0.5 * (a + b);
+            }
         }
     }
 

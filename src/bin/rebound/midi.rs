@@ -65,24 +65,27 @@ pub fn render_notes(
     events.sort_by_key(|e| (e.0, e.1));
     let last = events.last().map_or(0, |e| e.0);
     let end = samples.unwrap_or(last);
-    let mut audio: Vec<f32> = Vec::with_capacity(end + 1);
+    let mut left: Vec<f32> = Vec::with_capacity(end + 1);
+    let mut right: Vec<f32> = Vec::with_capacity(end + 1);
     let mut force: Vec<f32> = Vec::new();
     // Renders on to `to` samples.
-    let mut run = |engine: &mut Engine, audio: &mut Vec<f32>, to: usize| {
-        let pos = audio.len();
-        audio.resize(to, 0.0);
+    let mut run = |engine: &mut Engine, left: &mut Vec<f32>, right: &mut Vec<f32>, to: usize| {
+        let pos = left.len();
+        left.resize(to, 0.0);
+        right.resize(to, 0.0);
+        let (l, r) = (&mut left[pos..], &mut right[pos..]);
         if with_force {
             force.resize(to, 0.0);
-            engine.render_with_force(&mut audio[pos..], Some(&mut force[pos..]));
+            engine.render_with_force(l, r, Some(&mut force[pos..]));
         } else {
-            engine.render(&mut audio[pos..]);
+            engine.render(l, r);
         }
     };
     for &(at, order, i) in &events {
         if at >= end && samples.is_some() {
             break;
         }
-        run(&mut engine, &mut audio, at);
+        run(&mut engine, &mut left, &mut right, at);
         let n = &notes[i];
         if order == 1 {
             engine.note_on(n.key, n.velocity, n.channel, None);
@@ -91,17 +94,17 @@ pub fn render_notes(
         }
     }
     match samples {
-        Some(s) => run(&mut engine, &mut audio, s),
+        Some(s) => run(&mut engine, &mut left, &mut right, s),
         None => {
             // Sample by sample until the last voice has ended: the output stops there.
             let cap = end + (TAIL_CAP * fs).round() as usize;
-            while audio.len() < cap && (engine.active_voices() > 0 || audio.is_empty()) {
-                let to = audio.len() + 1;
-                run(&mut engine, &mut audio, to);
+            while left.len() < cap && (engine.active_voices() > 0 || left.is_empty()) {
+                let to = left.len() + 1;
+                run(&mut engine, &mut left, &mut right, to);
             }
         }
     }
-    Rendered::from_engine(&engine, fs, audio, force)
+    Rendered::from_engine(&engine, fs, left, right, force)
 }
 
 /// One output: a file, a track of it (`None`: all merged), and where it goes.
@@ -264,17 +267,17 @@ fn render_job(
     bits: u16,
 ) -> Result<String, ArgError> {
     let r = render_notes(params, fs, notes, samples, plot.is_some());
-    write_wav(&job.out, fs.round() as u32, bits, &r.audio)
+    write_wav(&job.out, fs.round() as u32, bits, &r.left, &r.right)
         .map_err(|e| ArgError(format!("--out: cannot write {}: {e}", job.out.display())))?;
     if let Some(path) = plot {
         write_plot(path, &r)
             .map_err(|e| ArgError(format!("--plot: cannot write {}: {e}", path.display())))?;
     }
-    let peak = r.audio.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    let peak = r.peak();
     Ok(format!(
         "wrote {} ({:.3} s at {} Hz, {}, {} notes): peak {:.2} dBFS, {} guard events{}",
         job.out.display(),
-        r.audio.len() as f64 / fs,
+        r.len() as f64 / fs,
         fs,
         if bits == 24 {
             "stereo 24-bit PCM"

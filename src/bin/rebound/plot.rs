@@ -98,21 +98,24 @@ type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::Er
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Rendered) -> DrawResult<DB> {
     root.fill(&WHITE)?;
     let panels = root.split_evenly((3, 1));
-    let seconds = r.audio.len() as f64 / r.fs;
+    let seconds = r.len() as f64 / r.fs;
     let peak = r
-        .audio
+        .left
         .iter()
+        .chain(&r.right)
         .filter(|v| v.is_finite())
         .fold(1e-6f32, |m, v| m.max(v.abs())) as f64
         * 1.05;
     signal_panel(
         &panels[0],
-        "Waveform (the output, mono)",
+        "Waveform (the output, left and right overlaid)",
         "Amplitude (full scale)",
-        &r.audio,
+        &[
+            ("left", &r.left, RGBColor(30, 90, 200)),
+            ("right", &r.right, RGBColor(200, 40, 60)),
+        ],
         r.fs,
         (-peak, peak),
-        RGBColor(30, 90, 200),
     )?;
     let fpeak = r
         .force
@@ -124,25 +127,29 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Rendered) -> Draw
         &panels[1],
         "Wall force, summed over voices (1 = analytic peak of a full-velocity strike)",
         "Force (normalised)",
-        &r.force,
+        &[("", &r.force, RGBColor(200, 90, 30))],
         r.fs,
         (0.0, fpeak),
-        RGBColor(200, 90, 30),
     )?;
     drift_panel(&panels[2], r, seconds)
 }
 
-/// One signal against time, drawn as its min/max envelope over [`COLUMNS`] columns.
+/// A named signal and its colour (an empty name: no legend).
+type Series<'a> = (&'a str, &'a [f32], RGBColor);
+
+/// Signals against time, overlaid in the order given (the last on top), each drawn as
+/// its min/max envelope over [`COLUMNS`] columns, half transparent when there are more
+/// than one, so both channels stay visible where they differ.
 fn signal_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
     y_desc: &str,
-    data: &[f32],
+    series: &[Series],
     fs: f64,
     (lo, hi): (f64, f64),
-    color: RGBColor,
 ) -> DrawResult<DB> {
-    let seconds = (data.len() as f64 / fs).max(1e-6);
+    let len = series.iter().map(|s| s.1.len()).max().unwrap_or(0);
+    let seconds = (len as f64 / fs).max(1e-6);
     let mut chart = ChartBuilder::on(area)
         .caption(title, (FAMILY, 20))
         .margin(10)
@@ -165,7 +172,27 @@ fn signal_panel<DB: DrawingBackend>(
             RGBColor(160, 160, 160),
         ))?;
     }
-    chart.draw_series(LineSeries::new(envelope(data, fs), color.stroke_width(1)))?;
+    let alpha = if series.len() > 1 { 0.6 } else { 1.0 };
+    for &(name, data, color) in series {
+        let drawn = chart.draw_series(LineSeries::new(
+            envelope(data, fs),
+            color.mix(alpha).stroke_width(1),
+        ))?;
+        if !name.is_empty() {
+            drawn
+                .label(name)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 14, y)], color));
+        }
+    }
+    if series.iter().any(|s| !s.0.is_empty()) {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .label_font((FAMILY, 14))
+            .background_style(WHITE.mix(0.85))
+            .border_style(RGBColor(180, 180, 180))
+            .draw()?;
+    }
     Ok(())
 }
 

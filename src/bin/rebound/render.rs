@@ -358,13 +358,13 @@ pub fn cmd_render(a: &RenderArgs) -> Result<String, String> {
         off: a.hold.map(|h| (h * fs).round() as usize),
     }];
     let r = render_with_progress(&p, fs, &notes, samples, duration > PROGRESS_SECONDS);
-    let clipped = write_wav(&a.out, fs as u32, bits, &r.audio)
+    let clipped = write_wav(&a.out, fs as u32, bits, &r.left, &r.right)
         .map_err(|e| format!("--out: cannot write {}: {e}", a.out.display()))?;
     if let Some(path) = &a.plot {
         write_plot(path, &r)
             .map_err(|e| format!("--plot: cannot write {}: {e}", path.display()))?;
     }
-    let peak = r.audio.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    let peak = r.peak();
     let format = if bits == 24 {
         "stereo 24-bit PCM"
     } else {
