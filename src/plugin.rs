@@ -2,6 +2,9 @@
 //! engine, splits each block at note events so notes start at their exact sample, and
 //! reports ended voices to CLAP hosts. No physics here.
 
+use crate::editor::capture::Recorder;
+use crate::editor::meter::block_peak;
+use crate::editor::pad::PadEvent;
 use crate::editor::{EditorShared, ReboundEditor};
 use crate::engine::{ContactTrace, Engine};
 use crate::params::ReboundParams;
@@ -23,6 +26,8 @@ pub struct Rebound {
     engine: Engine,
     shared: Arc<EditorShared>,
     last_seq: u64,
+    /// Records the last note's output for the editor.
+    capture: Recorder,
 }
 
 impl Default for Rebound {
@@ -30,6 +35,7 @@ impl Default for Rebound {
         let (input, output) = triple_buffer::triple_buffer(&ContactTrace::default());
         let mut engine = Engine::new(48000.0);
         engine.set_trace_sink(input);
+        let (capture, capture_out) = Recorder::new();
         Self {
             params: Arc::new(ReboundParams::default()),
             engine,
@@ -38,8 +44,12 @@ impl Default for Rebound {
                 guard_events: AtomicU64::new(0),
                 active_voices: AtomicU32::new(0),
                 repaint: RepaintNotifier::new(),
+                pad: Default::default(),
+                meter: Default::default(),
+                capture: Mutex::new(capture_out),
             }),
             last_seq: 0,
+            capture,
         }
     }
 }
@@ -53,16 +63,34 @@ impl Rebound {
     pub fn rebound_params(&self) -> Arc<ReboundParams> {
         self.params.clone()
     }
+    /// What the plugin shares with its editor (pad, meter, capture), for tests.
+    pub fn editor_shared(&self) -> Arc<EditorShared> {
+        self.shared.clone()
+    }
+
+    /// Notes from the editor's strike pad, played at the block's first sample.
+    fn play_pad(&mut self) {
+        while let Some(e) = self.shared.pad.pop() {
+            match e {
+                PadEvent::On { key, velocity } => {
+                    self.engine.note_on(key, velocity, 0, None);
+                    self.capture.arm(0);
+                }
+                PadEvent::Off { key } => self.engine.note_off(Some(key), Some(0), None),
+            }
+        }
+    }
 
     fn handle_event(&mut self, event: &NoteEvent<()>) {
         match *event {
             NoteEvent::NoteOn {
+                timing,
                 key,
                 velocity,
                 channel,
                 voice_id,
-                ..
             } => {
+                self.capture.arm(timing as usize);
                 let key = key.number_or_middle_c();
                 let channel = channel.number().unwrap_or(0);
                 self.engine.note_on(key, velocity, channel, voice_id.id());
@@ -120,6 +148,7 @@ impl Rebound {
         let mut pos = 0usize;
         // Left over from a zero-length block.
         self.report_terminated(start, n, context);
+        self.play_pad();
         while pos < n {
             while let Some(ev) = next {
                 if ev.timing() as usize > pos {
@@ -222,6 +251,7 @@ impl Plugin for Rebound {
         }
         self.engine.set_params(&self.params.engine_params());
         self.engine.set_sample_rate(fs);
+        self.capture.set_sample_rate(fs);
         context.set_current_voice_capacity(crate::engine::MAX_VOICES as u32);
         true
     }
@@ -236,7 +266,12 @@ impl Plugin for Rebound {
         _aux: &mut AuxiliaryBuffers,
         context: &mut impl ProcessContext<Self>,
     ) -> ProcessStatus {
-        assert_no_alloc::assert_no_alloc(|| self.process_block(buffer, context));
+        assert_no_alloc::assert_no_alloc(|| {
+            self.process_block(buffer, context);
+            let out = buffer.as_slice_immutable();
+            self.shared.meter.record(block_peak(out));
+            self.capture.feed(out);
+        });
         let active = self.engine.active_voices();
         self.shared
             .active_voices

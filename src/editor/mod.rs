@@ -1,17 +1,26 @@
-//! The egui panel: the parameters in their groups and live plots of the last contact.
+//! The egui editor: a strike pad and a level meter to play, a preset browser, the
+//! parameters in their groups, the physical values they set, and plots of the last
+//! contact and the last note. Widgets live in their own modules.
 //!
-//! The audio thread hands data over lock-free: the contact trace through a triple
-//! buffer (written by the engine, read here), scalars through atomics. The editor's
+//! The audio thread hands data over lock-free: the contact trace and the note capture
+//! through triple buffers, pad notes through an atomic ring, the level through an
+//! atomic. The editor's
 //! size is persisted with the plugin state ([`EditorSize`]); nice-plug-egui's own state
 //! is not serialisable, so a fresh egui editor is built on each `spawn` from the
 //! restored size.
 
-mod plots;
+pub mod browser;
+pub mod capture;
+pub mod meter;
+pub mod pad;
+pub mod plots;
+pub mod readouts;
 pub mod size;
+pub mod tooltips;
 
 pub use size::EditorSize;
 
-use crate::engine::{BounceMode, ContactTrace, LastContact, RestState};
+use crate::engine::{ContactTrace, EngineParams};
 use crate::params::ReboundParams;
 use nice_plug::editor::dpi::{LogicalSize, NativeSize};
 use nice_plug::editor::{HostMethods, SizeConstraints, SpawnedEditor};
@@ -21,7 +30,7 @@ use nice_plug_egui::{
     EguiEditor, EguiEditorHandle, EguiNiceSettings, NiceEguiApp, RepaintNotifier,
     create_egui_editor,
 };
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64};
 use std::sync::{Arc, Mutex};
 
 /// What the audio thread shares with the editor.
@@ -31,6 +40,12 @@ pub struct EditorShared {
     pub guard_events: AtomicU64,
     pub active_voices: AtomicU32,
     pub repaint: RepaintNotifier,
+    /// Notes from the strike pad to the audio thread.
+    pub pad: pad::PadQueue,
+    /// The output peak, for the meter.
+    pub meter: meter::PeakMeter,
+    /// The consumer end of the last note's capture (only the GUI thread locks this).
+    pub capture: Mutex<triple_buffer::Output<capture::Capture>>,
 }
 
 /// The plugin's editor: builds an egui editor at the persisted size on each spawn.
@@ -55,7 +70,7 @@ impl ReboundEditor {
                 aspect_ratio_width: 1,
                 aspect_ratio_height: 1,
                 size_constraints: SizeConstraints::Logical {
-                    min_size: Some(LogicalSize::new(640.0, 480.0)),
+                    min_size: Some(LogicalSize::new(MIN_SIZE.0, MIN_SIZE.1)),
                     max_size: None,
                 },
             });
@@ -63,12 +78,7 @@ impl ReboundEditor {
             self.params.editor_size.state(),
             self.shared.repaint.clone(),
             settings,
-            App {
-                params: self.params.clone(),
-                shared: self.shared.clone(),
-                trace: None,
-                gui: None,
-            },
+            App::new(self.params.clone(), self.shared.clone()),
         )
     }
 }
@@ -110,11 +120,84 @@ impl Editor for ReboundEditor {
     }
 }
 
+/// Smallest editor size, logical pixels: every widget still fits.
+pub const MIN_SIZE: (f32, f32) = (960.0, 640.0);
+
+/// What the editor keeps between frames.
 pub struct App {
     params: Arc<ReboundParams>,
     shared: Arc<EditorShared>,
     trace: Option<Box<ContactTrace>>,
     gui: Option<nice_plug::context::gui::GuiContext>,
+    pad: pad::Pad,
+    meter: meter::Ballistics,
+    browser: browser::Browser,
+    capture: Option<Box<capture::Capture>>,
+    /// The capture the derived plots were computed from: `(seq, len)`.
+    derived_from: (u64, usize),
+    wave: Vec<[f64; 2]>,
+    spectrum: Vec<[f64; 2]>,
+    /// The physical readout and the parameters it was computed from.
+    physical: Option<(EngineParams, String)>,
+}
+
+impl App {
+    fn new(params: Arc<ReboundParams>, shared: Arc<EditorShared>) -> Self {
+        Self {
+            params,
+            shared,
+            trace: None,
+            gui: None,
+            pad: pad::Pad::default(),
+            meter: meter::Ballistics::default(),
+            browser: browser::Browser::default(),
+            capture: None,
+            derived_from: (0, 0),
+            wave: Vec::new(),
+            spectrum: Vec::new(),
+            physical: None,
+        }
+    }
+
+    /// Copies the newest trace and capture out of their triple buffers, and recomputes
+    /// the waveform envelope and spectrum when the capture changed.
+    fn pull(&mut self) {
+        if let Ok(mut out) = self.shared.trace.lock() {
+            let t = out.read();
+            if t.seq > 0 {
+                match self.trace.as_mut() {
+                    Some(b) => (**b).clone_from(t),
+                    None => self.trace = Some(Box::new(t.clone())),
+                }
+            }
+        }
+        if let Ok(mut out) = self.shared.capture.lock() {
+            let c = out.read();
+            if c.seq > 0 && (c.seq, c.len) != self.derived_from {
+                self.derived_from = (c.seq, c.len);
+                self.wave = plots::wave::envelope(c.recorded(), c.fs, plots::wave::WAVE_COLUMNS);
+                let bins = plots::spectrum::spectrum_db(c.recorded(), c.fs);
+                self.spectrum =
+                    plots::spectrum::reduce_log(&bins, plots::spectrum::SPECTRUM_POINTS);
+                match self.capture.as_mut() {
+                    Some(b) => (**b).clone_from(c),
+                    None => self.capture = Some(Box::new(c.clone())),
+                }
+            }
+        }
+    }
+
+    fn physical_line(&mut self) -> String {
+        let p = self.params.engine_params();
+        match &self.physical {
+            Some((q, s)) if *q == p => s.clone(),
+            _ => {
+                let s = readouts::physical_text(&p);
+                self.physical = Some((p, s.clone()));
+                s
+            }
+        }
+    }
 }
 
 impl NiceEguiApp for App {
@@ -129,77 +212,61 @@ impl NiceEguiApp for App {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut nice_plug_egui::Frame) {
-        if let Ok(mut out) = self.shared.trace.lock() {
-            let t = out.read();
-            if t.seq > 0 {
-                match self.trace.as_mut() {
-                    Some(b) => (**b).clone_from(t),
-                    None => self.trace = Some(Box::new(t.clone())),
-                }
-            }
+        self.pull();
+        let dt = ui.input(|i| i.stable_dt);
+        self.meter.update(self.shared.meter.take(), dt);
+        // The meter falls between notes: keep drawing while it does.
+        if self.meter.level_db > meter::METER_FLOOR_DB || self.meter.hold_db > meter::METER_FLOOR_DB
+        {
+            ui.ctx().request_repaint();
         }
         let Some(gui) = self.gui.clone() else { return };
         let setter = gui.param_setter();
         let p = self.params.clone();
-        // Compact rows: all six groups fit the default height without scrolling.
+        // Compact rows: all groups fit the default height without scrolling.
         ui.spacing_mut().item_spacing.y = 1.0;
         ui.spacing_mut().interact_size.y = 16.0;
-        ui.horizontal_top(|ui| {
-            egui::ScrollArea::vertical()
-                .max_width(GROUP_WIDTH + 16.0)
-                .show(ui, |ui| {
+        let physical = self.physical_line();
+        egui::Panel::left("params")
+            .resizable(false)
+            .exact_size(GROUP_WIDTH + 14.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| param_groups(ui, &p, &setter));
+            });
+        egui::Panel::right("play")
+            .resizable(false)
+            .exact_size(PLAY_WIDTH)
+            .show(ui, |ui| {
+                ui.horizontal_top(|ui| {
                     ui.vertical(|ui| {
-                        group(ui, "Strike", |ui| {
-                            slider(ui, &p.v_min, &setter);
-                            slider(ui, &p.v_max, &setter);
-                            slider(ui, &p.velocity_curve, &setter);
-                            slider(ui, &p.mass, &setter);
-                        });
-                        group(ui, "Contact (latched at onset)", |ui| {
-                            slider(ui, &p.stiffness, &setter);
-                            slider(ui, &p.alpha, &setter);
-                            slider(ui, &p.damping_mode, &setter);
-                            slider(ui, &p.damping, &setter);
-                            slider(ui, &p.restitution, &setter);
-                        });
-                        group(ui, "Integrator and correction", |ui| {
-                            slider(ui, &p.integrator, &setter);
-                            slider(ui, &p.correction, &setter);
-                            slider(ui, &p.clamp_target, &setter);
-                        });
-                        group(ui, "Bouncing", |ui| {
-                            slider(ui, &p.bouncing, &setter);
-                            slider(ui, &p.gravity, &setter);
-                            slider(ui, &p.gravity_in_contact, &setter);
-                        });
-                        group(ui, "Body", |ui| {
-                            slider(ui, &p.body, &setter);
-                            slider(ui, &p.body_freq, &setter);
-                            slider(ui, &p.key_track, &setter);
-                            slider(ui, &p.t60, &setter);
-                            slider(ui, &p.brightness, &setter);
-                            slider(ui, &p.position, &setter);
-                            slider(ui, &p.mix, &setter);
-                            slider(ui, &p.note_off, &setter);
-                            slider(ui, &p.release, &setter);
-                        });
-                        group(ui, "Output", |ui| {
-                            slider(ui, &p.gain, &setter);
-                            slider(ui, &p.voices, &setter);
-                        });
+                        self.pad
+                            .ui(ui, &self.shared.pad, egui::vec2(PLAY_WIDTH - 64.0, 150.0));
                     });
+                    self.meter.ui(ui, egui::vec2(22.0, 166.0));
                 });
-            ui.separator();
-            ui.vertical(|ui| {
-                let w = (ui.available_width() - 8.0).max(200.0);
-                let h = ((ui.available_height() - 190.0) / 3.0).clamp(80.0, 260.0);
-                let size = egui::vec2(w, h);
-                let empty = ContactTrace::default();
-                let t = self.trace.as_deref().unwrap_or(&empty);
-                readouts(ui, t, &self.shared);
-                plots::hamiltonian(ui, t, size);
-                plots::phase(ui, t, size);
-                plots::drift(ui, t, size);
+                ui.separator();
+                self.browser.ui(ui, &p, &setter);
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            ui.monospace(physical)
+                .on_hover_text(readouts::PHYSICAL_HELP);
+            let empty = ContactTrace::default();
+            let t = self.trace.as_deref().unwrap_or(&empty);
+            readouts::readouts(ui, t, &self.shared);
+            let empty_c = capture::Capture::default();
+            let c = self.capture.as_deref().unwrap_or(&empty_c);
+            let w = ((ui.available_width() - 12.0) / 2.0).max(160.0);
+            let h = ((ui.available_height() - 80.0) / 3.0).clamp(80.0, 320.0);
+            let size = egui::vec2(w, h);
+            egui::Grid::new("plots").num_columns(2).show(ui, |ui| {
+                ui.vertical(|ui| plots::energy::plot(ui, t, size));
+                ui.vertical(|ui| plots::phase::plot(ui, t, size));
+                ui.end_row();
+                ui.vertical(|ui| plots::wave::plot(ui, c, &self.wave, size));
+                ui.vertical(|ui| plots::spectrum::plot(ui, c, &self.spectrum, size));
+                ui.end_row();
+                ui.vertical(|ui| plots::drift::plot(ui, t, size));
+                ui.end_row();
             });
         });
     }
@@ -212,6 +279,63 @@ impl NiceEguiApp for App {
 /// Width of a parameter group: label, slider and the widest value text
 /// ("1.00e12 N/m^α"), so that every group frame lines up.
 const GROUP_WIDTH: f32 = 390.0;
+/// Width of the right column (pad, meter, presets).
+const PLAY_WIDTH: f32 = 230.0;
+
+/// The parameters in their groups, plain names, paper names on hover.
+fn param_groups(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter) {
+    group(ui, "Strike", |ui| {
+        slider(ui, &p.v_min, "vmin", s);
+        slider(ui, &p.v_max, "vmax", s);
+        slider(ui, &p.velocity_curve, "vcurve", s);
+        slider(ui, &p.mass, "mass", s);
+    });
+    group(ui, "Contact (latched at onset)", |ui| {
+        slider(ui, &p.controls, "controls", s);
+        if p.controls.value() == crate::params::ControlsChoice::Playable {
+            slider(ui, &p.hardness, "hard", s);
+            slider(ui, &p.restitution, "rest", s);
+            slider(ui, &p.alpha, "alpha", s);
+        } else {
+            slider(ui, &p.stiffness, "k", s);
+            slider(ui, &p.alpha, "alpha", s);
+            slider(ui, &p.damping_mode, "dmode", s);
+            slider(ui, &p.damping, "mu", s);
+            slider(ui, &p.restitution, "rest", s);
+        }
+    });
+    group(ui, "Integrator and correction", |ui| {
+        slider(ui, &p.integrator, "method", s);
+        slider(ui, &p.correction, "corr", s);
+        slider(ui, &p.clamp_target, "clamp", s);
+    });
+    group(ui, "Bouncing", |ui| {
+        slider(ui, &p.bouncing, "bounce", s);
+        slider(ui, &p.gravity, "grav", s);
+        slider(ui, &p.gravity_in_contact, "gcont", s);
+    });
+    group(ui, "Body", |ui| {
+        slider(ui, &p.body, "body", s);
+        slider(ui, &p.body_freq, "bfreq", s);
+        slider(ui, &p.key_track, "ktrack", s);
+        slider(ui, &p.t60, "t60", s);
+        slider(ui, &p.brightness, "bright", s);
+        slider(ui, &p.position, "pos", s);
+        slider(ui, &p.mix, "mix", s);
+        slider(ui, &p.note_off, "noteoff", s);
+        slider(ui, &p.release, "release", s);
+    });
+    group(ui, "Output, variation, expression", |ui| {
+        slider(ui, &p.gain, "gain", s);
+        slider(ui, &p.width, "width", s);
+        slider(ui, &p.voices, "voices", s);
+        slider(ui, &p.humanize, "human", s);
+        slider(ui, &p.seed, "seed", s);
+        slider(ui, &p.mod_wheel, "mwheel", s);
+        slider(ui, &p.mod_depth, "mwamt", s);
+        slider(ui, &p.bend_range, "bend", s);
+    });
+}
 
 fn group(ui: &mut egui::Ui, title: &str, body: impl FnOnce(&mut egui::Ui)) {
     egui::Frame::group(ui.style())
@@ -223,148 +347,15 @@ fn group(ui: &mut egui::Ui, title: &str, body: impl FnOnce(&mut egui::Ui)) {
         });
 }
 
-fn slider<P: Param>(ui: &mut egui::Ui, param: &P, setter: &ParamSetter) {
+/// A labelled slider whose hover text is the spec's help and the paper's name.
+fn slider<P: Param>(ui: &mut egui::Ui, param: &P, id: &str, setter: &ParamSetter) {
+    let tip = tooltips::tooltip(id);
     ui.horizontal(|ui| {
-        ui.add_sized([105.0, 16.0], egui::Label::new(param.name()).truncate());
-        ui.add(ParamSlider::for_param(param, setter).with_width(150.0));
-    });
-}
-
-fn readouts(ui: &mut egui::Ui, t: &ContactTrace, shared: &EditorShared) {
-    ui.horizontal_wrapped(|ui| {
-        if t.seq == 0 {
-            ui.label("Play a note to see its contact.");
-        } else {
-            let dev = if t.load { "%drift(H+D)" } else { "%dev(H)" };
-            ui.monospace(format!(
-                "{} + {} | v_in {:.3} m/s | contact {} samples | {dev} {:.3e} | %err(v_out) {} | Newton {:.2} (max {})",
-                t.scheme.method.name(),
-                t.scheme.correction.name(),
-                t.v_in,
-                t.samples,
-                t.dev_h_pct,
-                signed_pct(t.err_vout_pct),
-                t.newton_mean,
-                t.newton_max
-            ));
-            if t.runaway {
-                ui.colored_label(
-                    egui::Color32::from_rgb(255, 90, 90),
-                    "RUNAWAY: the contact went wild and was ended with the analytic v_out",
-                );
-            }
+        let label = ui.add_sized([105.0, 16.0], egui::Label::new(param.name()).truncate());
+        let slider = ui.add(ParamSlider::for_param(param, setter).with_width(150.0));
+        if !tip.is_empty() {
+            label.on_hover_text(&tip);
+            slider.on_hover_text(&tip);
         }
-        ui.monospace(format!(
-            "voices {} | guard events {}",
-            shared.active_voices.load(Ordering::Relaxed),
-            shared.guard_events.load(Ordering::Relaxed)
-        ));
     });
-    if t.seq > 0 {
-        ui.monospace(damping_text(&t.last));
-        ui.monospace(format!(
-            "{} | {}",
-            bounce_text(t.bounce, t.gravity, &t.last),
-            rest_text(t.rest)
-        ));
-    }
-}
-
-/// A signed percentage; an exact result (−0.0) shows as +0, an undefined one as n/a.
-fn signed_pct(v: f64) -> String {
-    if v.is_finite() {
-        format!("{:+.3e}", v + 0.0)
-    } else {
-        "n/a".into()
-    }
-}
-
-/// The last contact's damping: its mode, the μ it used, and the restitution obtained
-/// (`−v_out/v_in`) against the exact one.
-fn damping_text(l: &LastContact) -> String {
-    let mode = match l.restitution {
-        Some(e) => format!(
-            "damping from restitution e {e:.3} → μ = {:.6}/v_in = {:.4e} s/m",
-            l.mu * l.v_in,
-            l.mu
-        ),
-        None => format!("damping from μ {:.4e} s/m", l.mu),
-    };
-    if l.impact == 0 {
-        return format!("{mode} | no contact ended yet");
-    }
-    format!(
-        "{mode} | impact #{}: e = −v_out/v_in {:.6} (exact {:.6})",
-        l.impact, l.e, l.e_exact
-    )
-}
-
-/// The bouncing of the last note, with the load-aware drift of its last contact.
-fn bounce_text(mode: BounceMode, g: f64, l: &LastContact) -> String {
-    match mode {
-        BounceMode::Off => "bouncing off".into(),
-        BounceMode::FlightOnly => format!("bouncing: flight only, g {g:.2} m/s²"),
-        BounceMode::InContact if l.load_drift_pct.is_finite() => format!(
-            "bouncing: gravity in contact, g {g:.2} m/s² | load drift {:.3e} % of ΔH",
-            l.load_drift_pct
-        ),
-        BounceMode::InContact => format!("bouncing: gravity in contact, g {g:.2} m/s²"),
-    }
-}
-
-fn rest_text(r: RestState) -> String {
-    match r {
-        RestState::Single => "single impact".into(),
-        RestState::Bouncing => "bouncing".into(),
-        RestState::Sticking => "sticking (settling on the wall)".into(),
-        RestState::Resting { x_rest } => {
-            format!("resting at x_rest = (mg/k)^(1/α) = {:.3} µm", x_rest * 1e6)
-        }
-        RestState::Ended => "ended (bounces under a sample)".into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn readout_texts() {
-        let l = LastContact {
-            impact: 3,
-            v_in: 1.0,
-            e: 0.3,
-            e_exact: 0.3,
-            mu: 3.087082,
-            restitution: Some(0.3),
-            load_drift_pct: f64::NAN,
-        };
-        let d = damping_text(&l);
-        assert!(
-            d.contains("restitution e 0.300") && d.contains("3.087082/v_in"),
-            "{d}"
-        );
-        assert!(d.contains("#3") && d.contains("0.300000"), "{d}");
-        let mu = damping_text(&LastContact {
-            restitution: None,
-            mu: 0.5,
-            ..l
-        });
-        assert!(mu.starts_with("damping from μ 5.0000e-1"), "{mu}");
-        assert_eq!(bounce_text(BounceMode::Off, 9.81, &l), "bouncing off");
-        assert!(bounce_text(BounceMode::FlightOnly, 9.81, &l).contains("flight only"));
-        let drift = LastContact {
-            load_drift_pct: 1.5,
-            ..l
-        };
-        let b = bounce_text(BounceMode::InContact, 9.81, &drift);
-        assert!(b.contains("in contact") && b.contains("1.500e0 %"), "{b}");
-        assert_eq!(
-            rest_text(RestState::Resting { x_rest: 4.5826e-6 }),
-            "resting at x_rest = (mg/k)^(1/α) = 4.583 µm"
-        );
-        assert!(rest_text(RestState::Sticking).starts_with("sticking"));
-        assert_eq!(signed_pct(-0.0), "+0.000e0");
-        assert_eq!(signed_pct(f64::NAN), "n/a");
-    }
 }

@@ -73,7 +73,7 @@ fn number_param(id: &str) -> FloatParam {
 }
 
 /// Default editor size, logical pixels.
-pub const EDITOR_SIZE: (u32, u32) = (1020, 700);
+pub const EDITOR_SIZE: (u32, u32) = (1200, 760);
 
 /// Displays a log10-stored value as its physical value, 3 significant digits.
 fn v2s_log10() -> Arc<dyn Fn(f32) -> String + Send + Sync> {

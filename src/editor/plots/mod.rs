@@ -1,0 +1,78 @@
+//! The plots, with axes, units and tick labels (egui_plot): the contact's energy against
+//! eq (20) ([`energy`]), its phase portrait against eq (3) ([`phase`]), the per-bounce
+//! drift ([`drift`]), and the last note's waveform ([`wave`]) and spectrum
+//! ([`spectrum`]). Under gravity during contact (seed 001) neither eq (20) nor eq (3)
+//! holds: the energy plot shows the load-aware balance instead, the phase portrait the
+//! simulated points alone, and the drift plot the load-aware drift per contact.
+
+pub mod drift;
+pub mod energy;
+pub mod phase;
+pub mod spectrum;
+pub mod wave;
+
+use egui::Color32;
+use egui_plot::{Corner, Legend, Plot};
+
+pub const SIM: Color32 = Color32::from_rgb(255, 170, 60);
+pub const ANALYTIC: Color32 = Color32::from_rgb(90, 180, 255);
+pub const BALANCE: Color32 = Color32::from_rgb(120, 220, 120);
+/// Points on an analytic curve.
+pub const ANALYTIC_POINTS: usize = 160;
+
+/// A plot with labelled axes at a fixed view (no zoom or drag: the view follows the
+/// data), a legend, and a title above it.
+pub fn framed<'a>(
+    ui: &mut egui::Ui,
+    id: &str,
+    title: &str,
+    axes: (&str, &str),
+    size: egui::Vec2,
+) -> Plot<'a> {
+    ui.add(egui::Label::new(egui::RichText::new(title).small()).truncate())
+        .on_hover_text(title);
+    Plot::new(id.to_string())
+        .width(size.x)
+        .height(size.y)
+        .x_axis_label(axes.0.to_string())
+        .y_axis_label(axes.1.to_string())
+        .allow_zoom(false)
+        .allow_drag(false)
+        .allow_scroll(false)
+        .allow_boxed_zoom(false)
+        .allow_double_click_reset(false)
+        .legend(Legend::default().position(Corner::RightTop))
+}
+
+/// `(v, value)` samples of an analytic curve over `[v_out, v_in]`.
+pub fn analytic_curve(
+    an: &crate::model::Analytic,
+    f: impl Fn(&crate::model::Analytic, f64) -> f64,
+) -> Vec<(f64, f64)> {
+    let (a, b) = (an.v_out(), an.v_in);
+    (0..=ANALYTIC_POINTS)
+        .map(|i| {
+            let v = a + (b - a) * i as f64 / ANALYTIC_POINTS as f64;
+            (v, f(an, v))
+        })
+        .collect()
+}
+
+/// A power of ten that brings `max` (> 0) into 1–1000, for an axis unit such as
+/// "10⁻⁶ %": `(scale, exponent)` with values shown as `value / scale`.
+pub fn decade_scale(max: f64) -> (f64, i32) {
+    if !(max.is_finite() && max > 0.0) {
+        return (1.0, 0);
+    }
+    let e = (max.log10().floor() as i32).div_euclid(3) * 3;
+    (10f64.powi(e), e)
+}
+
+/// "×10^e " for an axis label (empty for e = 0).
+pub fn times_ten(e: i32) -> String {
+    if e == 0 {
+        String::new()
+    } else {
+        format!("×10^{e} ")
+    }
+}
