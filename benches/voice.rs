@@ -2,7 +2,7 @@
 //! 64 ringing voices as a fraction of real time at 48 kHz.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rebound::engine::{Engine, EngineParams};
+use rebound::engine::{Controls, Engine, EngineParams};
 use rebound::model::body::BodyType;
 use rebound::model::{Correction, Method};
 use rebound::voice::Voice;
@@ -15,6 +15,7 @@ fn soft_params(method: Method) -> EngineParams {
     // k = 1e4 makes the contact last ~10 ms: every benchmarked sample is in contact.
     EngineParams {
         body: BodyType::Bar,
+        controls: Controls::Expert,
         k: 1e4,
         method,
         correction: Correction::Both,

@@ -5,7 +5,7 @@
 //!
 //! `cargo bench --bench worst_case`; the two bouncing patches are issue 9's.
 
-use rebound::engine::{Engine, EngineParams};
+use rebound::engine::{Controls, Engine, EngineParams};
 use rebound::model::{Correction, Method};
 use std::hint::black_box;
 use std::time::Instant;
@@ -17,11 +17,16 @@ const REPEATS: usize = 20;
 const BLOCKS: usize = 47;
 
 fn patches() -> Vec<(String, EngineParams)> {
-    let base = EngineParams {
+    let default = EngineParams {
         voices: 16,
         ..Default::default()
     };
-    let mut out = vec![("default patch".to_string(), base)];
+    // The corner patches below set k and μ: Expert controls.
+    let base = EngineParams {
+        controls: Controls::Expert,
+        ..default
+    };
+    let mut out = vec![("default patch".to_string(), default)];
     // Issue 9: every onset solves the load-aware exit (gravity in contact), or the
     // sticking rule (flight only); slow strikes under strong gravity take the most steps
     // and bounce fastest.

@@ -11,7 +11,7 @@
 //!   every body; over the whole contact grid, −21 … −10 dBFS (contacts of one or two
 //!   samples, split between samples, are the quietest).
 
-use rebound::engine::{EngineParams, NoteSpec, Rendered, render};
+use rebound::engine::{Controls, EngineParams, NoteSpec, Rendered, render};
 use rebound::model::body::BodyType;
 
 fn strike(p: &EngineParams, fs: f64, seconds: f64) -> Rendered {
@@ -43,6 +43,7 @@ fn dry_pulse_peaks_at_minus_6_dbfs() {
                 for mu in [1e-3, 0.5] {
                     for mass in [1e-4, 1e-3, 0.01, 0.3] {
                         let p = EngineParams {
+                            controls: Controls::Expert,
                             body: BodyType::None,
                             mix: 0.0,
                             k,
@@ -79,6 +80,8 @@ fn dry_pulse_peaks_at_minus_6_dbfs() {
 #[test]
 fn default_contact_dry_pulse_peaks_at_minus_5_9_dbfs_at_every_rate() {
     let p = EngineParams {
+        // The Expert default contact: k 1e7, μ 0.5.
+        controls: Controls::Expert,
         body: BodyType::None,
         mix: 0.0,
         ..Default::default()
@@ -123,6 +126,7 @@ fn default_mix_peaks_between_minus_21_and_minus_10_dbfs_for_any_contact() {
                 for mu in [1e-3, 0.5, 5.0] {
                     for mass in [1e-3, 0.01, 0.3] {
                         let p = EngineParams {
+                            controls: Controls::Expert,
                             body,
                             k,
                             alpha,

@@ -137,6 +137,7 @@ fn bouncing_onsets_are_spaced_by_the_flight_time() {
     let mut p = activated(fs as f32, 512);
     let params = p.rebound_params();
     set_norm(&params, "bounce", 1.0);
+    set_norm(&params, "controls", 1.0); // Expert: the core below uses k and μ as set
     set_norm(&params, "body", 0.0); // dry pulse only
     set_plain(&params, "grav", 9.81);
     let (l, _, _) = run(&mut p, 512, (fs * 1.2) as usize, &[note_on(0, 60, 1.0)]);
@@ -195,6 +196,7 @@ fn integrator_switch_mid_contact_changes_nothing_until_the_next_impact() {
         set_norm(&params, "mix", 0.0);
         set_norm(&params, "method", 0.0); // Verlet
         set_norm(&params, "corr", 0.0); // none
+        set_norm(&params, "controls", 1.0); // Expert
         set_plain(&params, "k", 5.0); // soft: a long contact
     };
     let total = 30000;

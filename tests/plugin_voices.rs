@@ -152,6 +152,7 @@ fn trace_figures_match_simulate_impact() {
         let mut p = activated(48000.0, 256);
         let params = p.rebound_params();
         set_norm(&params, "body", 0.0);
+        set_norm(&params, "controls", 1.0); // Expert: k and μ as set
         set_plain(&params, "k", k);
         set_plain(&params, "mu", mu);
         set_plain(&params, "mass", mass);
@@ -214,6 +215,7 @@ fn worst_case_patches_do_not_allocate_and_end() {
                 let mut p = activated(48000.0, 512);
                 let params = p.rebound_params();
                 set_norm(&params, "body", 0.0);
+                set_norm(&params, "controls", 1.0); // Expert: k and μ as set
                 set_norm(&params, "method", method as f32 / 3.0);
                 set_norm(&params, "corr", corr);
                 for (id, v) in set {

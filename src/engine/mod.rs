@@ -10,6 +10,7 @@
 mod offline;
 mod output;
 mod params;
+mod physical;
 mod smoothing;
 pub mod spec;
 mod trace;
@@ -19,6 +20,7 @@ mod voices;
 pub use offline::{NoteSpec, Rendered, render, render_with_progress};
 pub use output::OUTPUT_CLIP;
 pub use params::{Controls, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, within};
+pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;
 pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};
 pub use voices::{Engine, Terminated};

@@ -284,7 +284,7 @@ impl Tracer {
         let c = an.contact;
         let g = imp.gravity();
         if s.onset {
-            self.restitution = super::voice::latch_of(p).restitution;
+            self.restitution = super::physical::restitution_of(p);
             self.work.bounce = BounceMode::of(&b.train());
             self.work.gravity = b.train().gravity.unwrap_or(0.0);
             if self.v_first == 0.0 {

@@ -1,6 +1,6 @@
 //! Unit tests of `trace`.
 use super::*;
-use crate::engine::Engine;
+use crate::engine::{Controls, Engine};
 
 /// Plays one note of `p` until its train is over (or `seconds`), returning the
 /// last trace and how many times it was published.
@@ -28,7 +28,11 @@ fn play(p: &EngineParams, velocity: f32, seconds: f64) -> (ContactTrace, u64) {
 
 #[test]
 fn a_single_impact_keeps_the_papers_figures() {
-    let (t, seq) = play(&EngineParams::default(), 1.0, 0.1);
+    let p = EngineParams {
+        controls: Controls::Expert,
+        ..EngineParams::default()
+    };
+    let (t, seq) = play(&p, 1.0, 0.1);
     assert_eq!(seq, 1);
     assert_eq!(t.bounce, BounceMode::Off);
     assert_eq!(t.rest, RestState::Single);
@@ -66,6 +70,7 @@ fn restitution_mode_obtains_its_e() {
 #[test]
 fn gravity_in_contact_comes_to_rest_at_x_rest() {
     let p = EngineParams {
+        controls: Controls::Expert,
         bouncing: true,
         gravity_in_contact: true,
         ..EngineParams::default()

@@ -3,7 +3,9 @@
 //! render` drive the same code.
 
 use super::params::EngineParams;
+use super::physical::{restitution_of, stiffness};
 use crate::model::body::{BodySettings, BodyType, ModalBody};
+use crate::model::hardness::UnitTime;
 use crate::model::{BounceSample, Bouncer, Contact, Latch, Phase, Scheme, Train};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
@@ -65,22 +67,35 @@ impl Norm {
     }
 }
 
-/// The contact and scheme the parameters ask for now.
+/// The contact and scheme the parameters ask for now (in Playable mode `k` from
+/// Hardness; `μ` is `p.mu`, which a restitution overrides per strike, see [`latch_of`]).
+/// Not for the audio thread: see [`latch_cached`].
 pub fn contact_of(p: &EngineParams) -> (Contact, Scheme) {
+    contact_cached(p, &mut UnitTime::default())
+}
+
+fn contact_cached(p: &EngineParams, unit: &mut UnitTime) -> (Contact, Scheme) {
     (
-        Contact::new(p.k, p.mu, p.alpha, p.mass),
+        Contact::new(stiffness(p, unit), p.mu, p.alpha, p.mass),
         Scheme::new(p.method, p.correction, p.clamp_target),
     )
 }
 
 /// What a contact starting now latches: the contact, the scheme, and the restitution
-/// the damping comes from where it does.
+/// the damping comes from where it does (always Bounciness in Playable mode). Not for
+/// the audio thread: see [`latch_cached`].
 pub fn latch_of(p: &EngineParams) -> Latch {
-    let (contact, scheme) = contact_of(p);
+    latch_cached(p, &mut UnitTime::default())
+}
+
+/// [`latch_of`] with the eq (9) quadrature behind Hardness cached in `unit`: free
+/// unless Bounciness or Shape changed since the last call.
+pub fn latch_cached(p: &EngineParams, unit: &mut UnitTime) -> Latch {
+    let (contact, scheme) = contact_cached(p, unit);
     Latch {
         contact,
         scheme,
-        restitution: p.from_restitution.then_some(p.restitution),
+        restitution: restitution_of(p),
     }
 }
 
@@ -133,6 +148,8 @@ pub struct Voice {
     bouncer: Option<Bouncer>,
     body: ModalBody,
     norm: Norm,
+    /// Eq (9) at unit scale for the last Bounciness and Shape (see `model::hardness`).
+    unit: UnitTime,
     fs: f64,
     declick: f64,
     declick_coef: f64,
@@ -154,7 +171,8 @@ pub struct Voice {
 impl Voice {
     pub fn new(fs: f64) -> Self {
         let p = EngineParams::default();
-        let (c, _) = contact_of(&p);
+        let mut unit = UnitTime::default();
+        let (c, _) = contact_cached(&p, &mut unit);
         Self {
             key: 0,
             channel: 0,
@@ -169,6 +187,7 @@ impl Voice {
                 inv_peak: 0.0,
                 body_drive: 0.0,
             },
+            unit,
             fs,
             declick: 0.0,
             declick_coef: (-1.0 / (DECLICK_TIME * fs)).exp(),
@@ -229,7 +248,7 @@ impl Voice {
             self.body.undamp();
             self.declick_coef = (-1.0 / (DECLICK_TIME * self.fs)).exp();
         }
-        let latch = latch_of(p);
+        let latch = latch_cached(p, &mut self.unit);
         let v_max = p.v_max.max(p.v_min);
         self.latch(latch.contact_at(v_max), v_max);
         let v_in = velocity_to_speed(p, velocity);
@@ -335,11 +354,12 @@ impl Voice {
             && !b.is_done()
         {
             let norm = &mut self.norm;
+            let unit = &mut self.unit;
             let fs = self.fs;
             let v_max = p.v_max.max(p.v_min);
             s = b.step(|| {
                 // Latching at onset: the new impact takes the parameters of now.
-                let latch = latch_of(p);
+                let latch = latch_cached(p, unit);
                 let c = latch.contact_at(v_max);
                 if norm.contact != c || norm.v_max != v_max {
                     *norm = Norm::new(c, v_max, fs);

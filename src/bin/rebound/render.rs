@@ -321,6 +321,10 @@ fn params(a: &RenderArgs) -> EngineParams {
     // Damping from a restitution (seed 000) when one is given (clap refuses it with
     // --mu).
     p.from_restitution = a.restitution.is_some();
+    // Stiffness or damping given: the contact is set in the paper's terms (Expert).
+    if a.k.is_some() || a.mu.is_some() {
+        p.controls = rebound::engine::Controls::Expert;
+    }
     p
 }
 
