@@ -109,6 +109,50 @@ impl Rebound {
             NoteEvent::Choke { key, .. } => {
                 self.engine.choke(key.number_or_middle_c());
             }
+            _ => self.handle_expression(event),
+        }
+    }
+
+    /// Expression: CLAP poly-mod and note expressions, MPE channel messages, mod wheel.
+    /// `MonoAutomation` needs nothing: the parameter already has its new value, which
+    /// every voice reads at the next block with its poly-mod offsets kept.
+    fn handle_expression(&mut self, event: &NoteEvent<()>) {
+        let e = &mut self.engine;
+        match *event {
+            NoteEvent::PolyModulation {
+                voice_id,
+                poly_modulation_id,
+                normalized_offset,
+                ..
+            } => e.poly_modulation(voice_id, poly_modulation_id, normalized_offset),
+            NoteEvent::PolyPressure {
+                voice_id,
+                channel,
+                key,
+                pressure,
+                ..
+            } => e.poly_pressure(voice_id.id(), key.number(), channel.number(), pressure),
+            NoteEvent::PolyTuning {
+                voice_id,
+                channel,
+                key,
+                tuning,
+                ..
+            } => e.poly_tuning(voice_id.id(), key.number(), channel.number(), tuning),
+            NoteEvent::PolyBrightness {
+                voice_id,
+                channel,
+                key,
+                brightness,
+                ..
+            } => e.poly_brightness(voice_id.id(), key.number(), channel.number(), brightness),
+            NoteEvent::MidiChannelPressure {
+                channel, pressure, ..
+            } => e.channel_pressure(channel, pressure),
+            NoteEvent::MidiPitchBend { channel, value, .. } => e.pitch_bend(channel, value),
+            NoteEvent::MidiCC {
+                channel, cc, value, ..
+            } => e.control_change(channel, cc, value),
             _ => {}
         }
     }
@@ -216,7 +260,8 @@ impl Plugin for Rebound {
             ..AudioIOLayout::const_default()
         },
     ];
-    const MIDI_INPUT: MidiConfig = MidiConfig::Basic;
+    /// CCs: pitch bend, channel pressure, CC 74 and the mod wheel reach the engine.
+    const MIDI_INPUT: MidiConfig = MidiConfig::MidiCCs;
     /// Off: with it on, nice-plug's VST3 wrapper queues every automation point in a
     /// vector of `INPUT_EVENT_CAPACITY` (1024) events, which per-sample automation of all
     /// parameters overflows (an allocation on the audio thread). Nothing is lost: contact

@@ -7,6 +7,7 @@
 //! All memory is allocated in [`Engine::new`]; every method a host calls per block is
 //! allocation-free.
 
+pub mod expression;
 mod offline;
 mod output;
 mod params;
@@ -23,4 +24,4 @@ pub use params::{Controls, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, 
 pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;
 pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};
-pub use voices::{Engine, Terminated};
+pub use voices::{CC_MOD_WHEEL, CC_TIMBRE, Engine, Terminated};

@@ -8,6 +8,8 @@ use super::params::{Controls, EngineParams, LIMITS, ModWheel, NoteOff};
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
 
+pub mod normalized;
+
 /// How a number moves under a host's normalised control.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Scale {

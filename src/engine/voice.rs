@@ -2,6 +2,7 @@
 //! retrigger de-click, steal fade and guard. Framework-free: the plugin and `rebound
 //! render` drive the same code.
 
+use super::expression::Expression;
 use super::params::EngineParams;
 use super::physical::{restitution_of, stiffness};
 use crate::model::body::{BodySettings, BodyType, ModalBody};
@@ -166,6 +167,8 @@ pub struct Voice {
     /// The T60 a note-off asked for, still to be applied: the hand goes on when the
     /// contact in progress is over.
     pending_damp: Option<f64>,
+    /// This note's expression (poly-mod, MPE, mod wheel), applied by [`own`](Self::own).
+    pub expression: Expression,
 }
 
 impl Voice {
@@ -199,6 +202,7 @@ impl Voice {
             active: false,
             damped: false,
             pending_damp: None,
+            expression: Expression::default(),
         }
     }
 
@@ -216,6 +220,10 @@ impl Voice {
     }
     pub fn in_contact(&self) -> bool {
         self.bouncer.is_some_and(|b| !b.is_done())
+    }
+    /// The last output sample.
+    pub fn output(&self) -> f64 {
+        self.last_out
     }
     /// Rough loudness, for stealing the quietest.
     pub fn level(&self) -> f64 {
@@ -260,8 +268,8 @@ impl Voice {
     /// expression and humanize jitter. Every use of the parameters in a voice goes
     /// through here.
     #[inline]
-    fn own(&self, p: &EngineParams) -> EngineParams {
-        *p
+    pub fn own(&self, p: &EngineParams) -> EngineParams {
+        self.expression.apply(p)
     }
 
     fn latch(&mut self, contact: Contact, v_max: f64) {

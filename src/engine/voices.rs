@@ -2,6 +2,7 @@
 //! over the voices, the control-rate body smoothing and the hand-off of the last
 //! contact's trace. The output stage is in `output`, the voice itself in `voice`.
 
+use super::expression::ChannelExpression;
 use super::output::OutputStage;
 use super::params::{EngineParams, MAX_VOICES, NoteOff};
 use super::smoothing::{SMOOTHING_TIME, Smoothed};
@@ -60,6 +61,9 @@ pub struct Engine {
     tracer: Box<Tracer>,
     published: Box<ContactTrace>,
     trace_sink: Option<triple_buffer::Input<ContactTrace>>,
+    /// What each MIDI channel applies to its notes (MPE), and the mod wheel.
+    channels: [ChannelExpression; 16],
+    wheel: f64,
 }
 
 impl Engine {
@@ -83,6 +87,8 @@ impl Engine {
             tracer: Box::new(Tracer::new()),
             published: Box::new(ContactTrace::default()),
             trace_sink: None,
+            channels: [ChannelExpression::default(); 16],
+            wheel: 0.0,
         };
         e.set_sample_rate(fs);
         e
@@ -118,6 +124,8 @@ impl Engine {
             v.kill();
         }
         self.output.reset();
+        self.channels = [ChannelExpression::default(); 16];
+        self.wheel = 0.0;
         self.n_terminated = 0;
         self.tracer.slot = None;
     }
@@ -206,6 +214,7 @@ impl Engine {
                 self.report(i);
                 self.voices[i].voice_id = voice_id;
             }
+            self.voices[i].expression = self.new_expression(channel);
             self.voices[i].strike(&p, key, velocity as f64, self.now);
             self.trace_voice(i);
             return;
@@ -245,9 +254,11 @@ impl Engine {
                 best
             }
         };
+        let expression = self.new_expression(channel);
         let v = &mut self.voices[slot];
         v.channel = channel;
         v.voice_id = voice_id;
+        v.expression = expression;
         v.strike(&p, key, velocity as f64, self.now);
         self.trace_voice(slot);
     }
@@ -263,11 +274,7 @@ impl Engine {
         }
         let release = self.params.release;
         for v in self.voices.iter_mut() {
-            let hit = match (voice_id, v.voice_id) {
-                (Some(off), Some(on)) => off == on,
-                _ => key.is_none_or(|k| k == v.key) && channel.is_none_or(|c| c == v.channel),
-            };
-            if hit && v.is_active() && !v.is_fading() {
+            if addresses(v, voice_id, key, channel) && !v.is_fading() {
                 v.damp(release);
             }
         }
@@ -417,6 +424,11 @@ impl Engine {
         }
     }
 }
+
+#[path = "voices_expression.rs"]
+mod voices_expression;
+use voices_expression::addresses;
+pub use voices_expression::{CC_MOD_WHEEL, CC_TIMBRE};
 
 #[cfg(test)]
 #[path = "tests.rs"]

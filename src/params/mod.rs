@@ -14,6 +14,7 @@
 //! with the time constant [`crate::engine::SMOOTHING_TIME`], the same offline and in the
 //! plugin, so the framework's smoothers are left off.
 
+use crate::engine::expression::PolyTarget;
 use crate::engine::spec::{self, NumberSpec, Scale};
 use crate::engine::{EngineParams, MAX_VOICES};
 use nice_plug::plugin::ParamValue;
@@ -237,6 +238,12 @@ pub struct ReboundParams {
     pub bend_range: FloatParam,
 }
 
+/// The plugin parameter `id`, polyphonically modulatable (CLAP) with the id of
+/// `target`.
+fn poly_param(target: PolyTarget) -> FloatParam {
+    number_param(target.param_id()).with_poly_modulation_id(target.id())
+}
+
 impl Default for ReboundParams {
     fn default() -> Self {
         let d = EngineParams::default();
@@ -245,14 +252,14 @@ impl Default for ReboundParams {
             v_min: number_param("vmin"),
             v_max: number_param("vmax"),
             velocity_curve: number_param("vcurve"),
-            mass: number_param("mass"),
+            mass: poly_param(PolyTarget::Mass),
             controls: EnumParam::new("Contact controls", ControlsChoice::Playable),
-            hardness: number_param("hard"),
+            hardness: poly_param(PolyTarget::Hardness),
             stiffness: number_param("k"),
             alpha: number_param("alpha"),
             damping: number_param("mu"),
             damping_mode: EnumParam::new("Damping from", DampingChoice::Mu),
-            restitution: number_param("rest"),
+            restitution: poly_param(PolyTarget::Bounciness),
             integrator: EnumParam::new("Integrator", IntegratorChoice::Verlet),
             correction: EnumParam::new("Correction", CorrectionChoice::Both),
             clamp_target: EnumParam::new("Exit target", ClampChoice::Exact),
@@ -260,11 +267,11 @@ impl Default for ReboundParams {
             gravity_in_contact: BoolParam::new("Gravity in contact", d.gravity_in_contact),
             gravity: number_param("grav"),
             body: EnumParam::new("Body", BodyChoice::Bar),
-            body_freq: number_param("bfreq"),
+            body_freq: poly_param(PolyTarget::BodyPitch),
             key_track: number_param("ktrack"),
             t60: number_param("t60"),
             brightness: number_param("bright"),
-            position: number_param("pos"),
+            position: poly_param(PolyTarget::Position),
             mix: number_param("mix"),
             note_off: EnumParam::new("Note off", NoteOffChoice::Ring),
             release: number_param("release"),

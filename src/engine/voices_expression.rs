@@ -1,0 +1,140 @@
+//! Routing expression events to the voices they address: CLAP poly-mod by voice ID,
+//! per-note expression by voice ID or key and channel, MPE channel messages to every
+//! voice on the channel, the mod wheel to all. Each voice then applies its
+//! [`Expression`] in `Voice::own`. Allocation-free; every value from a host is made
+//! sane here (NaN → neutral, clamped), so no voice ever sees a bad one.
+
+use super::Engine;
+use crate::engine::expression::{ChannelExpression, Expression, MAX_TUNING, PolyTarget, sane};
+use crate::engine::voice::Voice;
+
+/// MIDI CC numbers the engine listens to.
+pub const CC_MOD_WHEEL: u8 = 1;
+pub const CC_TIMBRE: u8 = 74;
+
+/// True when the note event (`voice_id`, `key`, `channel`) addresses sounding voice `v`:
+/// by the host's voice ID when both have one, else by key and channel, where `None`
+/// (a CLAP wildcard) matches any.
+pub fn addresses(v: &Voice, voice_id: Option<i32>, key: Option<u8>, channel: Option<u8>) -> bool {
+    let hit = match (voice_id, v.voice_id) {
+        (Some(ev), Some(on)) => ev == on,
+        _ => key.is_none_or(|k| k == v.key) && channel.is_none_or(|c| c == v.channel),
+    };
+    hit && v.is_active()
+}
+
+impl Engine {
+    /// The expression a note starting now on `channel` gets.
+    pub(super) fn new_expression(&self, channel: u8) -> Expression {
+        Expression::new(self.channels[channel as usize % 16], self.wheel)
+    }
+
+    /// The sounding voices (for tests and meters).
+    pub fn voices(&self) -> impl Iterator<Item = &Voice> {
+        self.voices.iter().filter(|v| v.is_active())
+    }
+
+    /// The sounding voice with host voice ID `id`.
+    pub fn voice_by_id(&self, id: i32) -> Option<&Voice> {
+        self.voices().find(|v| v.voice_id == Some(id))
+    }
+
+    fn each_addressed(
+        &mut self,
+        voice_id: Option<i32>,
+        key: Option<u8>,
+        channel: Option<u8>,
+        f: impl Fn(&mut Expression),
+    ) {
+        for v in self.voices.iter_mut() {
+            if addresses(v, voice_id, key, channel) {
+                f(&mut v.expression);
+            }
+        }
+    }
+
+    /// CLAP polyphonic modulation: the voice `voice_id`'s normalised offset of the
+    /// parameter with poly-mod id `target` (a [`PolyTarget`]). It replaces the previous
+    /// offset; contact parameters take it from the next contact (latched at onset).
+    pub fn poly_modulation(&mut self, voice_id: i32, target: u32, offset: f32) {
+        let Some(t) = PolyTarget::from_id(target) else {
+            return;
+        };
+        let off = sane(offset, -1.0, 1.0, 0.0);
+        self.each_addressed(Some(voice_id), None, None, |e| e.poly[t as usize] = off);
+    }
+
+    /// Polyphonic key pressure in `[0, 1]`: damps the addressed note's body.
+    pub fn poly_pressure(
+        &mut self,
+        voice_id: Option<i32>,
+        key: Option<u8>,
+        channel: Option<u8>,
+        pressure: f32,
+    ) {
+        let p = sane(pressure, 0.0, 1.0, 0.0);
+        self.each_addressed(voice_id, key, channel, |e| e.pressure = p);
+    }
+
+    /// Per-note tuning, semitones: bends the addressed note's body.
+    pub fn poly_tuning(
+        &mut self,
+        voice_id: Option<i32>,
+        key: Option<u8>,
+        channel: Option<u8>,
+        tuning: f32,
+    ) {
+        let t = sane(tuning, -MAX_TUNING, MAX_TUNING, 0.0);
+        self.each_addressed(voice_id, key, channel, |e| e.tuning = t);
+    }
+
+    /// Per-note brightness in `[0, 1]` (CLAP note expression): the note's timbre.
+    pub fn poly_brightness(
+        &mut self,
+        voice_id: Option<i32>,
+        key: Option<u8>,
+        channel: Option<u8>,
+        brightness: f32,
+    ) {
+        let b = sane(brightness, 0.0, 1.0, 0.5);
+        self.each_addressed(voice_id, key, channel, |e| e.brightness = Some(b));
+    }
+
+    /// Sets `channel`'s expression and hands it to the voices on it.
+    fn set_channel(&mut self, channel: u8, f: impl Fn(&mut ChannelExpression)) {
+        let ch = channel as usize % 16;
+        f(&mut self.channels[ch]);
+        let c = self.channels[ch];
+        self.each_addressed(None, None, Some(ch as u8), |e| e.channel = c);
+    }
+
+    /// Channel pressure in `[0, 1]` (MPE pressure): damps the notes on `channel`.
+    pub fn channel_pressure(&mut self, channel: u8, pressure: f32) {
+        let p = sane(pressure, 0.0, 1.0, 0.0);
+        self.set_channel(channel, |c| c.pressure = p);
+    }
+
+    /// Pitch bend, normalised `[0, 1]` with 0.5 = none: bends the bodies of the notes
+    /// on `channel` by up to ± the bend range.
+    pub fn pitch_bend(&mut self, channel: u8, value: f32) {
+        let b = sane(value, 0.0, 1.0, 0.5) * 2.0 - 1.0;
+        self.set_channel(channel, |c| c.bend = b);
+    }
+
+    /// A control change, normalised `[0, 1]`: CC 74 (timbre) moves the strike position
+    /// of the notes on `channel`; CC 1 (mod wheel) moves its target on every note.
+    pub fn control_change(&mut self, channel: u8, cc: u8, value: f32) {
+        match cc {
+            CC_TIMBRE => {
+                let t = sane(value, 0.0, 1.0, 0.5);
+                self.set_channel(channel, |c| c.timbre = t);
+            }
+            CC_MOD_WHEEL => {
+                let w = sane(value, 0.0, 1.0, 0.0);
+                self.wheel = w;
+                self.each_addressed(None, None, None, |e| e.wheel = w);
+            }
+            _ => {}
+        }
+    }
+}
