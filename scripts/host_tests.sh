@@ -63,7 +63,7 @@ p = pedalboard.load_plugin(os.environ["REBOUND_VST3"])
 p.bouncing = True
 p.gravity_in_contact = True
 p.body = "Plate"
-p([mido.Message("note_on", note=60, velocity=30, time=0.0)], duration=6.0,
+p([mido.Message("note_on", note=60, velocity=100, time=0.0)], duration=6.0,
   sample_rate=48000, num_channels=2)
 ev = threading.Event()
 def shoot():

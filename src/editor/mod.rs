@@ -265,9 +265,8 @@ impl NiceEguiApp for App {
                 ui.vertical(|ui| plots::wave::plot(ui, c, &self.wave, size));
                 ui.vertical(|ui| plots::spectrum::plot(ui, c, &self.spectrum, size));
                 ui.end_row();
-                ui.vertical(|ui| plots::drift::plot(ui, t, size));
-                ui.end_row();
             });
+            plots::drift::plot(ui, t, egui::vec2(2.0 * w + 8.0, h));
         });
     }
 

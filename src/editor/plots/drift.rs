@@ -1,6 +1,6 @@
 //! The residual-energy drift of each bounce.
 
-use super::{SIM, decade_scale, framed, times_ten};
+use super::{SIM, decade_scale, framed, times_ten, x_axis};
 use crate::engine::ContactTrace;
 use egui_plot::{Bar, BarChart};
 
@@ -18,7 +18,7 @@ pub fn plot(ui: &mut egui::Ui, t: &ContactTrace, size: egui::Vec2) {
         "Residual-energy drift per bounce against the exact chain (0 = exact)"
     };
     let y_label = format!("drift, {}%", times_ten(e));
-    let mut p = framed(ui, "drift", title, ("bounce", &y_label), size)
+    let mut p = framed(ui, "drift", title, x_axis("bounce"), &y_label, size)
         .include_x(0.0)
         .include_x(n.max(8) as f64 + 1.0)
         .include_y(0.0);

@@ -1,6 +1,6 @@
 //! The contact's Hamiltonian against eq (20); under load the load-aware balance.
 
-use super::{ANALYTIC, BALANCE, SIM, analytic_curve, framed};
+use super::{ANALYTIC, BALANCE, SIM, analytic_curve, framed, x_axis};
 use crate::engine::ContactTrace;
 use crate::model::Analytic;
 use egui_plot::{HLine, Line, PlotPoints, Points};
@@ -25,7 +25,7 @@ pub fn plot(ui: &mut egui::Ui, t: &ContactTrace, size: egui::Vec2) {
             t.v_in, h0
         )
     };
-    framed(ui, "energy", &title, ("v / v_in", "H / H₀"), size)
+    framed(ui, "energy", &title, x_axis("v / v_in"), "H / H₀", size)
         .include_x(-1.0)
         .include_x(1.0)
         .include_y(0.0)

@@ -12,7 +12,7 @@ pub mod spectrum;
 pub mod wave;
 
 use egui::Color32;
-use egui_plot::{Corner, Legend, Plot};
+use egui_plot::{AxisHints, Corner, Legend, Plot};
 
 pub const SIM: Color32 = Color32::from_rgb(255, 170, 60);
 pub const ANALYTIC: Color32 = Color32::from_rgb(90, 180, 255);
@@ -20,13 +20,22 @@ pub const BALANCE: Color32 = Color32::from_rgb(120, 220, 120);
 /// Points on an analytic curve.
 pub const ANALYTIC_POINTS: usize = 160;
 
+/// An x axis with its label, tick labels packed closer than egui_plot's default (the
+/// plots are narrow).
+pub fn x_axis<'a>(label: &str) -> AxisHints<'a> {
+    AxisHints::new_x()
+        .label(label.to_string())
+        .label_spacing(28.0..=40.0)
+}
+
 /// A plot with labelled axes at a fixed view (no zoom or drag: the view follows the
-/// data), a legend, and a title above it.
+/// data), a see-through legend, and a title above it.
 pub fn framed<'a>(
     ui: &mut egui::Ui,
     id: &str,
     title: &str,
-    axes: (&str, &str),
+    x: AxisHints<'a>,
+    y_label: &str,
     size: egui::Vec2,
 ) -> Plot<'a> {
     ui.add(egui::Label::new(egui::RichText::new(title).small()).truncate())
@@ -34,14 +43,23 @@ pub fn framed<'a>(
     Plot::new(id.to_string())
         .width(size.x)
         .height(size.y)
-        .x_axis_label(axes.0.to_string())
-        .y_axis_label(axes.1.to_string())
+        .custom_x_axes(vec![x])
+        .custom_y_axes(vec![
+            AxisHints::new_y()
+                .label(y_label.to_string())
+                .label_spacing(16.0..=24.0),
+        ])
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
         .allow_boxed_zoom(false)
         .allow_double_click_reset(false)
-        .legend(Legend::default().position(Corner::RightTop))
+        .legend(
+            Legend::default()
+                .position(Corner::RightBottom)
+                .background_alpha(0.5)
+                .text_style(egui::TextStyle::Small),
+        )
 }
 
 /// `(v, value)` samples of an analytic curve over `[v_out, v_in]`.

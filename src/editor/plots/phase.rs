@@ -1,6 +1,6 @@
 //! The contact's phase portrait against eq (3).
 
-use super::{ANALYTIC, SIM, analytic_curve, framed};
+use super::{ANALYTIC, SIM, analytic_curve, framed, x_axis};
 use crate::engine::ContactTrace;
 use crate::model::Analytic;
 use egui_plot::{HLine, Line, LineStyle, PlotPoints, Points};
@@ -30,7 +30,7 @@ pub fn plot(ui: &mut egui::Ui, t: &ContactTrace, size: egui::Vec2) {
             xm * 1e6
         )
     };
-    framed(ui, "phase", &title, ("v / v_in", "x / x_max"), size)
+    framed(ui, "phase", &title, x_axis("v / v_in"), "x / x_max", size)
         .include_x(-1.0)
         .include_x(1.0)
         .include_y(0.0)

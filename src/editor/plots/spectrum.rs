@@ -1,7 +1,7 @@
 //! The last note's spectrum: a Hann-windowed FFT of the capture, in dBFS (a full-scale
 //! sine reads 0 dB) on a log-frequency axis.
 
-use super::{ANALYTIC, framed};
+use super::{ANALYTIC, framed, x_axis};
 use crate::editor::capture::Capture;
 use egui_plot::{GridInput, GridMark, HoverPosition, Line, PlotPoints};
 
@@ -151,21 +151,21 @@ pub fn plot(ui: &mut egui::Ui, c: &Capture, reduced: &[[f64; 2]], size: egui::Ve
     } else {
         0.0
     };
-    framed(ui, "spectrum", &title, ("frequency", "level, dBFS"), size)
+    let x = x_axis("frequency").formatter(|m, _| {
+        let f = 10f64.powf(m.value);
+        let lead = f / 10f64.powf(m.value.floor());
+        if m.step_size >= 1.0 || (lead - 2.0).abs() < 0.01 || (lead - 5.0).abs() < 0.01 {
+            hz_label(m.value)
+        } else {
+            String::new()
+        }
+    });
+    framed(ui, "spectrum", &title, x, "level, dBFS", size)
         .include_x(F_LOW.log10())
         .include_x((c.fs / 2.0).log10())
         .include_y(top)
         .include_y(top - 100.0)
         .x_grid_spacer(log_marks)
-        .x_axis_formatter(|m, _| {
-            let f = 10f64.powf(m.value);
-            let lead = f / 10f64.powf(m.value.floor());
-            if m.step_size >= 1.0 || (lead - 2.0).abs() < 0.01 || (lead - 5.0).abs() < 0.01 {
-                hz_label(m.value)
-            } else {
-                String::new()
-            }
-        })
         .label_formatter(|h| {
             let p = match h {
                 HoverPosition::NearDataPoint { position, .. } => position,

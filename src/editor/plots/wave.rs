@@ -1,6 +1,6 @@
 //! The last note's waveform.
 
-use super::{SIM, framed};
+use super::{SIM, framed, x_axis};
 use crate::editor::capture::Capture;
 use egui_plot::{Line, PlotPoints};
 
@@ -29,25 +29,32 @@ pub fn envelope(samples: &[f32], fs: f64, columns: usize) -> Vec<[f64; 2]> {
     out
 }
 
-/// Amplitude (full scale = 1) against time from the note's onset.
+/// Amplitude (full scale = 1) against time from the note's onset, the amplitude axis
+/// fitted to the note's peak (printed in dBFS in the title).
 pub fn plot(ui: &mut egui::Ui, c: &Capture, env: &[[f64; 2]], size: egui::Vec2) {
+    let peak = env.iter().fold(0.0f64, |m, p| m.max(p[1].abs()));
+    let fit = (peak * 1.1).clamp(1e-3, 2.0);
     let span_ms = crate::editor::capture::CAPTURE_LEN as f64 / c.fs * 1e3;
     let title = if c.seq == 0 {
         "Waveform of the last note (play one)".to_string()
     } else {
-        format!("Waveform of the last note, mid (L+R)/2, first {span_ms:.0} ms")
+        format!(
+            "Waveform of the last note, mid (L+R)/2, first {span_ms:.0} ms, peak {:.1} dBFS",
+            crate::editor::meter::dbfs(peak as f32)
+        )
     };
     framed(
         ui,
         "wave",
         &title,
-        ("time from the onset, ms", "amplitude, FS"),
+        x_axis("time from the onset, ms"),
+        "amplitude, FS",
         size,
     )
     .include_x(0.0)
     .include_x(span_ms)
-    .include_y(-1.0)
-    .include_y(1.0)
+    .include_y(-fit)
+    .include_y(fit)
     .show(ui, |pu| {
         if env.len() >= 2 {
             let pts: PlotPoints = env.to_vec().into();
