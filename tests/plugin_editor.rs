@@ -413,3 +413,23 @@ fn editor_opens_at_the_default_size() {
     assert_eq!(EDITOR_SIZE, (1200, 760));
     assert_eq!(ReboundParams::default().editor_size.size(), EDITOR_SIZE);
 }
+
+/// The always-visible readout shows engine::physical's k, μ, τ and e, in both modes.
+#[test]
+fn physical_readout_shows_the_engine_values() {
+    let mut expert = EngineParams::default();
+    (spec::choice("controls").unwrap().set)(&mut expert, 1);
+    expert.k = 3.5e8;
+    for p in [EngineParams::default(), expert] {
+        let ph = rebound::engine::physical(&p);
+        let text = rebound::editor::readouts::physical_text(&p);
+        for want in [
+            format!("k {:.3e}", ph.k),
+            format!("μ {:.3e}", ph.mu),
+            format!("τ {:.3} ms", ph.tau_ms),
+            format!("e {:.3}", ph.e),
+        ] {
+            assert!(text.contains(&want), "{text} lacks {want}");
+        }
+    }
+}

@@ -5,53 +5,16 @@ use super::EditorShared;
 use crate::engine::{BounceMode, ContactTrace, EngineParams, LastContact, RestState};
 use std::sync::atomic::Ordering;
 
-/// The physical values behind the controls: `k` (N/m^α), `μ` (s/m), the contact time
-/// `τ` at the max strike speed (eq 9, ms) and the restitution `e = −v_out/v_in`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Physical {
-    pub k: f64,
-    pub mu: f64,
-    pub tau_ms: f64,
-    pub e: f64,
-}
-
-/// Stand-in for `engine::physical` until the "sound" work lands it: Playable controls
-/// take `μ` from the restitution (seed 000's eq 19) and `k` from the Hardness by
-/// scaling eq (9) (`τ ∝ k^(−1/(α+1))`); Expert ones use `k` and `μ` (or `e`) directly.
-fn physical(p: &EngineParams) -> Physical {
-    use crate::engine::Controls;
-    use crate::model::restitution::mu_for;
-    use crate::model::tau::contact_time;
-    use crate::model::{Analytic, Contact};
-    let v = p.v_max;
-    let from_e = p.controls == Controls::Playable || p.from_restitution;
-    let mu = if from_e {
-        mu_for(p.restitution, v)
-    } else {
-        p.mu
-    };
-    let k = match p.controls {
-        Controls::Playable => {
-            let tau_1 = contact_time(&Analytic::new(Contact::new(1.0, mu, p.alpha, p.mass), v));
-            (tau_1 / (p.hardness_ms * 1e-3)).powf(p.alpha + 1.0)
-        }
-        Controls::Expert => p.k,
-    };
-    let an = Analytic::new(Contact::new(k, mu, p.alpha, p.mass), v);
-    Physical {
-        k,
-        mu,
-        tau_ms: contact_time(&an) * 1e3,
-        e: -an.v_out() / v,
-    }
-}
-
 /// The physical values as one line.
 pub fn physical_text(p: &EngineParams) -> String {
-    let ph = physical(p);
+    let ph = crate::engine::physical(p);
     format!(
         "k {:.3e} N/m^α | μ {:.3e} s/m | τ {:.3} ms at {:.2} m/s | e {:.3}",
-        ph.k, ph.mu, ph.tau_ms, p.v_max, ph.e
+        ph.k,
+        ph.mu,
+        ph.tau_ms,
+        p.v_max.max(p.v_min),
+        ph.e
     )
 }
 
