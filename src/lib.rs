@@ -1,8 +1,8 @@
 //! Rebound: a Hunt–Crossley impact synthesizer.
 //!
 //! `model` is the physics; `engine` (with its `voice`s) the framework-free instrument
-//! (shared by the plugin and `rebound render`); `params`, `plugin` and `editor` the
-//! nice-plug glue. The command-line tool (`src/bin/rebound`) writes WAVs and plots. See
+//! (shared by the plugin and `rebound render`); `preset` the preset files;
+//! `params`, `plugin` and `editor` the nice-plug glue. The command-line tool (`src/bin/rebound`) writes WAVs and plots. See
 //! the README's Architecture.
 
 pub mod editor;
@@ -10,6 +10,7 @@ pub mod engine;
 pub mod model;
 pub mod params;
 pub mod plugin;
+pub mod preset;
 
 pub use engine::voice;
 pub use plugin::Rebound;

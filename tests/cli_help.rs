@@ -1,6 +1,7 @@
 //! The CLI on clap: `--version`, every subcommand's `--help` with every option's unit
-//! and range, every option that worked before still working, and the WAV writer (float
-//! bit for bit, 24-bit PCM, the header's rate).
+//! and range, every option that worked before still working, `render` taking one
+//! option per plugin parameter of the spec, and the WAV writer (float bit for bit,
+//! 24-bit PCM, the header's rate).
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -8,7 +9,7 @@ use cli::*;
 
 /// Every option of every subcommand as it worked before clap: each must stay
 /// accepted and be listed in its subcommand's help with its unit and range.
-const OPTIONS: [(&str, &[&str]); 4] = [
+const OPTIONS: [(&str, &[&str]); 5] = [
     ("paper", &["table", "json"]),
     (
         "simulate",
@@ -86,8 +87,21 @@ const OPTIONS: [(&str, &[&str]); 4] = [
             "gravity-in-contact",
             "body",
             "note-off",
+            // Presets, and every plugin parameter the spec added since.
+            "preset",
+            "save-preset",
+            "hardness-ms",
+            "controls",
+            "damping-from",
+            "width",
+            "humanize",
+            "seed",
+            "mod-wheel",
+            "mod-depth",
+            "bend-range",
         ],
     ),
+    ("presets", &["json", "values"]),
 ];
 
 #[test]
@@ -173,6 +187,76 @@ fn every_option_of_every_subcommand_has_its_unit_and_range_in_the_help() {
             .unwrap_or_else(|| panic!("no --{name} in {help}"));
         assert!(line.contains(range), "--{name}: {line}");
     }
+}
+
+/// `render` has one option per plugin parameter (`engine::spec`), each setting its
+/// parameter: the render with the option equals the engine's with the value set.
+#[test]
+fn render_takes_every_plugin_parameter() {
+    use rebound::engine::spec::{CHOICES, NUMBERS};
+    use rebound::engine::{Controls, EngineParams, NoteSpec, render};
+    let (_, help, _) = rebound_within(PROMPT, &["render", "--help"]);
+    for cli in NUMBERS
+        .iter()
+        .map(|n| n.cli)
+        .chain(CHOICES.iter().map(|c| c.cli))
+    {
+        assert!(
+            help.contains(&format!("--{cli} ")),
+            "--{cli} missing from render"
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("rebound-cli-params-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let wav = dir.join("p.wav");
+    let note = [NoteSpec {
+        at: 0,
+        key: 64,
+        velocity: 1.0,
+        off: None,
+    }];
+    type Case = (&'static str, &'static str, fn(&mut EngineParams));
+    let new_ones: [Case; 6] = [
+        ("--hardness-ms", "0.1", |p| p.hardness_ms = 0.1),
+        ("--bounciness", "0.2", |p| {
+            p.restitution = 0.2;
+            p.from_restitution = true;
+        }),
+        ("--width", "0.25", |p| p.width = 0.25),
+        ("--humanize", "0.5", |p| p.humanize = 0.5),
+        ("--seed", "42", |p| p.seed = 42.0),
+        ("--controls", "expert", |p| p.controls = Controls::Expert),
+    ];
+    for (opt, v, set) in new_ones {
+        let (code, _, err) = rebound_within(
+            SLOW,
+            &[
+                "render",
+                "--note",
+                "64",
+                "--velocity",
+                "127",
+                "--duration",
+                "0.1",
+                "--out",
+                wav.to_str().unwrap(),
+                opt,
+                v,
+            ],
+        );
+        assert_eq!(code, 0, "{opt}: {err}");
+        let mut p = EngineParams::default();
+        set(&mut p);
+        let want = render(&p, 48_000.0, &note, 4_800).audio;
+        let (spec, got) = read_wav(&wav);
+        let left: Vec<f32> = got
+            .iter()
+            .step_by(spec.channels as usize)
+            .copied()
+            .collect();
+        assert_eq!(left, want, "{opt} {v}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -7,7 +7,9 @@ mod float;
 mod limits;
 mod midi;
 mod paper;
+mod param_args;
 mod plot;
+mod presets;
 mod render;
 mod train;
 mod wav;
@@ -57,6 +59,8 @@ enum Cmd {
     Sequence(SequenceArgs),
     /// Notes through the plugin's own voice engine, offline, to a WAV file.
     Render(Box<render::RenderArgs>),
+    /// The factory presets and your own (`render --save-preset`): a table, or JSON.
+    Presets(presets::PresetsArgs),
 }
 
 /// The contact and the numerical scheme, shared by `simulate` and `sequence`.
@@ -145,6 +149,7 @@ fn main() -> ExitCode {
         Cmd::Simulate(a) => Ok(cmd_simulate(&a)),
         Cmd::Sequence(a) => Ok(cmd_sequence(&a)),
         Cmd::Render(a) => render::cmd_render(&a),
+        Cmd::Presets(a) => presets::cmd_presets(&a),
     };
     match out {
         Ok(out) => {

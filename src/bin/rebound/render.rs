@@ -1,93 +1,20 @@
 //! `rebound render`: notes through the plugin's own voice engine, offline, to a WAV
 //! file (hound: 32-bit float or 24-bit PCM), and optionally a PNG of the waveform,
-//! force pulse and energy drift. Every plugin parameter is an option, validated
-//! against the plugin's own ranges ([`rebound::engine::LIMITS`], free of the plugin
-//! framework), its unit and range in its help.
+//! force pulse and energy drift. Every plugin parameter is an option (`param_args`,
+//! generated from `engine::spec`), validated against the plugin's own ranges; a preset
+//! (`--preset`) sets them all first, and the options given override it.
 
-use crate::common::{enum_parser, flag, names, spec, usage_error};
+use crate::common::{flag, spec, usage_error};
+use crate::param_args::ParamArgs;
 use crate::plot::write_plot;
 use crate::wav::write_wav;
 use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressStyle};
-use rebound::engine::spec;
-use rebound::engine::{self, EngineParams, LIMITS, NoteOff, NoteSpec, Rendered};
-use rebound::model::body::BodyType;
-use rebound::model::{ClampTarget, Correction, Method};
-use std::path::PathBuf;
-
-/// A numeric plugin parameter as the command line sees it: everything comes from the
-/// framework-free spec (`engine::spec`: name, help, unit; its range from `LIMITS`).
-struct Numeric {
-    desc: &'static str,
-    unit: &'static str,
-    get: fn(&EngineParams) -> f64,
-    /// A count: only whole numbers.
-    whole: bool,
-}
-
-fn numeric(name: &str) -> Numeric {
-    let n = spec::NUMBERS
-        .iter()
-        .find(|n| n.cli == name)
-        .unwrap_or_else(|| panic!("--{name} is not in engine::spec"));
-    let unit = n.unit.trim();
-    Numeric {
-        desc: n.help,
-        unit: if unit.is_empty() || unit == "%" {
-            "none"
-        } else {
-            unit
-        },
-        get: n.get,
-        whole: n.scale == spec::Scale::Linear && n.digits == 0,
-    }
-}
-
-fn range_text(lo: f64, hi: f64, unit: &str, whole: bool) -> String {
-    let unit = if unit == "none" {
-        String::new()
-    } else {
-        format!(" {unit}")
-    };
-    let whole = if whole { ", whole" } else { "" };
-    format!(
-        "{} to {}{unit}{whole}",
-        crate::limits::number_text(lo),
-        crate::limits::number_text(hi)
-    )
-}
-
-/// A clap value parser for the plugin parameter `--name`, inside the plugin's range.
-fn parser(name: &'static str) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
-    let n = numeric(name);
-    let (lo, hi) = ((n.get)(&LIMITS[0]), (n.get)(&LIMITS[1]));
-    move |s: &str| match s.parse::<f64>() {
-        Ok(v) if (lo..=hi).contains(&v) && (!n.whole || v.fract() == 0.0) => Ok(v),
-        _ => Err(format!(
-            "must be {} in {}",
-            if n.whole {
-                "a whole number"
-            } else {
-                "a number"
-            },
-            range_text(lo, hi, n.unit, n.whole)
-        )),
-    }
-}
-
-/// The help of the plugin parameter `--name`: unit, the plugin's range, the default.
-fn help(name: &str) -> String {
-    let n = numeric(name);
-    let (lo, hi) = ((n.get)(&LIMITS[0]), (n.get)(&LIMITS[1]));
-    spec(
-        n.desc,
-        n.unit,
-        &range_text(lo, hi, n.unit, n.whole),
-        &crate::limits::number_text((n.get)(&EngineParams::default())),
-    )
-}
+use rebound::engine::{self, EngineParams, NoteSpec, Rendered};
+use rebound::preset::{self, Preset};
+use std::path::{Path, PathBuf};
 
 /// A number of seconds in `(0, max]` (or `[0, max]` with `zero`).
 fn seconds(max: f64, zero: bool) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync {
@@ -118,34 +45,14 @@ fn sample_rate(s: &str) -> Result<f64, String> {
     }
 }
 
-fn on_off() -> impl TypedValueParser<Value = bool> {
-    PossibleValuesParser::new(["on", "off", "true", "false", "1", "0"])
-        .map(|s| matches!(s.as_str(), "on" | "true" | "1"))
-}
-
-const METHODS: &[Method] = &Method::ALL;
-const CORRECTIONS: &[Correction] = &Correction::ALL;
-const CLAMP_TARGETS: &[ClampTarget] = &[ClampTarget::Approx, ClampTarget::Exact];
-const BODIES: &[BodyType] = &BodyType::ALL;
-const NOTE_OFFS: &[NoteOff] = &NoteOff::ALL;
-
-/// A named option's help with its accepted names and the plugin's default.
-fn named<T: Copy>(desc: &str, all: &[T], name: fn(T) -> &'static str, d: T) -> String {
-    spec(desc, "none (a name)", &names(all, name), name(d))
-}
-
-fn defaults() -> EngineParams {
-    EngineParams::default()
-}
-
 /// `rebound render`'s options.
 #[derive(Args)]
 pub struct RenderArgs {
-    #[arg(long, value_name = "FILE.wav",
+    #[arg(long, value_name = "FILE.wav", required_unless_present = "save_preset",
           help = spec("The WAV file to write (required); with several --midi files or \
                        --per-track, a directory or the stem of the names", "none (a path)",
                       "any writable path", "none"))]
-    out: PathBuf,
+    out: Option<PathBuf>,
     #[arg(long, value_name = "FILE.mid", conflicts_with_all = ["note", "velocity", "hold"],
           help = spec("Render a Standard MIDI File (format 0 or 1, every track, its tempo \
                        map) instead of one note; repeat for several files, rendered in \
@@ -181,126 +88,33 @@ pub struct RenderArgs {
           help = spec("Also draw the waveform, the force pulse and the residual-energy drift \
                        per bounce", "none (a path)", "any writable path", "no plot"))]
     plot: Option<PathBuf>,
-    #[arg(long = "v-min", value_name = "V", allow_hyphen_values = true,
-          value_parser = parser("v-min"), help = help("v-min"))]
-    v_min: Option<f64>,
-    #[arg(long = "v-max", value_name = "V", allow_hyphen_values = true,
-          value_parser = parser("v-max"), help = help("v-max"))]
-    v_max: Option<f64>,
-    #[arg(long = "velocity-curve", value_name = "X", allow_hyphen_values = true,
-          value_parser = parser("velocity-curve"), help = help("velocity-curve"))]
-    velocity_curve: Option<f64>,
-    #[arg(long, value_name = "M", allow_hyphen_values = true,
-          value_parser = parser("mass"), help = help("mass"))]
-    mass: Option<f64>,
-    #[arg(long, value_name = "K", allow_hyphen_values = true,
-          value_parser = parser("k"), help = help("k"))]
-    k: Option<f64>,
-    #[arg(long, value_name = "A", allow_hyphen_values = true,
-          value_parser = parser("alpha"), help = help("alpha"))]
-    alpha: Option<f64>,
-    #[arg(long, value_name = "MU", allow_hyphen_values = true,
-          value_parser = parser("mu"), help = help("mu"))]
-    mu: Option<f64>,
-    #[arg(long = "bounciness", visible_alias = "restitution", value_name = "E",
-          allow_hyphen_values = true, conflicts_with = "mu",
-          value_parser = parser("bounciness"), help = help("bounciness"))]
-    restitution: Option<f64>,
-    #[arg(long, value_name = "G", allow_hyphen_values = true,
-          value_parser = parser("gravity"), help = help("gravity"))]
-    gravity: Option<f64>,
-    #[arg(long = "body-freq", value_name = "HZ", allow_hyphen_values = true,
-          value_parser = parser("body-freq"), help = help("body-freq"))]
-    body_freq: Option<f64>,
-    #[arg(long = "key-track", value_name = "X", allow_hyphen_values = true,
-          value_parser = parser("key-track"), help = help("key-track"))]
-    key_track: Option<f64>,
-    #[arg(long, value_name = "S", allow_hyphen_values = true,
-          value_parser = parser("t60"), help = help("t60"))]
-    t60: Option<f64>,
-    #[arg(long, value_name = "X", allow_hyphen_values = true,
-          value_parser = parser("brightness"), help = help("brightness"))]
-    brightness: Option<f64>,
-    #[arg(long, value_name = "X", allow_hyphen_values = true,
-          value_parser = parser("position"), help = help("position"))]
-    position: Option<f64>,
-    #[arg(long, value_name = "X", allow_hyphen_values = true,
-          value_parser = parser("mix"), help = help("mix"))]
-    mix: Option<f64>,
-    #[arg(long, value_name = "DB", allow_hyphen_values = true,
-          value_parser = parser("gain"), help = help("gain"))]
-    gain: Option<f64>,
-    #[arg(long, value_name = "N", allow_hyphen_values = true,
-          value_parser = parser("voices"), help = help("voices"))]
-    voices: Option<f64>,
-    #[arg(long, value_name = "S", allow_hyphen_values = true,
-          value_parser = parser("release"), help = help("release"))]
-    release: Option<f64>,
-    #[arg(long, value_name = "METHOD", ignore_case = true,
-          value_parser = enum_parser(METHODS, Method::name),
-          help = named("Integrator", METHODS, Method::name, defaults().method))]
-    method: Option<Method>,
-    #[arg(long, value_name = "CORRECTION", ignore_case = true,
-          value_parser = enum_parser(CORRECTIONS, Correction::name),
-          help = named("Energy correction", CORRECTIONS, Correction::name, defaults().correction))]
-    correction: Option<Correction>,
-    #[arg(long = "clamp-target", value_name = "TARGET", ignore_case = true,
-          value_parser = enum_parser(CLAMP_TARGETS, ClampTarget::name),
-          help = named("The clamp's exit speed", CLAMP_TARGETS, ClampTarget::name,
-                       defaults().clamp_target))]
-    clamp_target: Option<ClampTarget>,
-    #[arg(long, value_name = "on|off", value_parser = on_off(),
-          help = spec("The mass bounces back under gravity after each impact",
-                      "none (a switch)", "on|off", "off"))]
-    bouncing: Option<bool>,
-    #[arg(long = "gravity-in-contact", value_name = "on|off", value_parser = on_off(),
-          help = spec("Gravity acts during contact too (seed 001): the train comes to rest",
-                      "none (a switch)", "on|off", "off"))]
-    gravity_in_contact: Option<bool>,
-    #[arg(long, value_name = "BODY", ignore_case = true,
-          value_parser = enum_parser(BODIES, BodyType::name),
-          help = named("Resonating body", BODIES, BodyType::name, defaults().body))]
-    body: Option<BodyType>,
-    #[arg(long = "note-off", value_name = "MODE", ignore_case = true,
-          value_parser = enum_parser(NOTE_OFFS, NoteOff::name),
-          help = named("What releasing the key does", NOTE_OFFS, NoteOff::name,
-                       defaults().note_off))]
-    note_off: Option<NoteOff>,
+    #[arg(long, value_name = "NAME|FILE.json",
+          help = spec("Start from a preset: a factory or user preset's name (any case; \
+                       `rebound presets` lists them) or a preset file; the parameter \
+                       options given override it", "none (a name or path)",
+                      "a preset name or a readable .json file", "none (the defaults)"))]
+    preset: Option<String>,
+    #[arg(long = "save-preset", value_name = "NAME",
+          help = spec("Also save the parameters (the preset's, with the options given) as \
+                       a user preset NAME in $REBOUND_PRESET_DIR, \
+                       $XDG_CONFIG_HOME/rebound/presets or ~/.config/rebound/presets; \
+                       without --out, only save", "none (a name)",
+                      "a name with a letter or digit, not a factory preset's", "none"))]
+    save_preset: Option<String>,
+    #[command(flatten)]
+    params: ParamArgs,
 }
 
 /// Renders longer than this many seconds of audio show a progress bar.
 const PROGRESS_SECONDS: f64 = 5.0;
 
-/// The engine parameters the options give (the plugin's defaults elsewhere).
-fn params(a: &RenderArgs) -> EngineParams {
-    let mut p = EngineParams::default();
-    for (v, slot) in [
-        (a.v_min, &mut p.v_min),
-        (a.v_max, &mut p.v_max),
-        (a.velocity_curve, &mut p.velocity_curve),
-        (a.mass, &mut p.mass),
-        (a.k, &mut p.k),
-        (a.alpha, &mut p.alpha),
-        (a.mu, &mut p.mu),
-        (a.gravity, &mut p.gravity),
-        (a.body_freq, &mut p.body_freq),
-        (a.key_track, &mut p.key_track),
-        (a.t60, &mut p.t60),
-        (a.brightness, &mut p.brightness),
-        (a.position, &mut p.position),
-        (a.mix, &mut p.mix),
-        (a.gain, &mut p.gain_db),
-        (a.restitution, &mut p.restitution),
-        (a.release, &mut p.release),
-    ] {
-        if let Some(v) = v {
-            *slot = v;
-        }
-    }
-    if let Some(v) = a.voices {
-        // A whole number in 1..=MAX_VOICES (the parser's check).
-        p.voices = v as usize;
-    }
+/// The engine parameters: the preset's (or the defaults), with the options given.
+fn params(a: &RenderArgs) -> Result<EngineParams, String> {
+    let base = match &a.preset {
+        Some(name) => load_preset(name)?.params,
+        None => EngineParams::default(),
+    };
+    let p = a.params.apply(&base);
     if p.v_min > p.v_max {
         usage_error(
             "render",
@@ -311,25 +125,49 @@ fn params(a: &RenderArgs) -> EngineParams {
             ),
         );
     }
-    p.method = a.method.unwrap_or(p.method);
-    p.correction = a.correction.unwrap_or(p.correction);
-    p.clamp_target = a.clamp_target.unwrap_or(p.clamp_target);
-    p.body = a.body.unwrap_or(p.body);
-    p.note_off = a.note_off.unwrap_or(p.note_off);
-    p.bouncing = a.bouncing.unwrap_or(false);
-    p.gravity_in_contact = a.gravity_in_contact.unwrap_or(false);
-    // Damping from a restitution (seed 000) when one is given (clap refuses it with
-    // --mu).
-    p.from_restitution = a.restitution.is_some();
-    // Stiffness or damping given: the contact is set in the paper's terms (Expert).
-    if a.k.is_some() || a.mu.is_some() {
-        p.controls = rebound::engine::Controls::Expert;
+    Ok(p)
+}
+
+/// The preset `--preset` names: a file when it is one (or looks like a path), else a
+/// factory or user preset by name.
+fn load_preset(name: &str) -> Result<Preset, String> {
+    let path = Path::new(name);
+    let looks_like_file = name.ends_with(".json") || name.contains(std::path::MAIN_SEPARATOR);
+    if path.is_file() || looks_like_file {
+        return Preset::load(path).map_err(|e| format!("--preset: {e}"));
     }
-    p
+    preset::find(name).ok_or_else(|| {
+        format!("--preset: no preset called '{name}' (`rebound presets` lists them)")
+    })
+}
+
+/// Saves `p` as the user preset `name`; the line to print.
+fn save(name: &str, p: &EngineParams) -> Result<String, String> {
+    let preset = Preset::new(name, preset::USER_CATEGORY, "Saved by rebound render", *p);
+    preset::save_user(&preset)
+        .map(|path| format!("saved preset '{}' to {}", preset.name, path.display()))
+        .map_err(|e| format!("--save-preset: {e}"))
 }
 
 pub fn cmd_render(a: &RenderArgs) -> Result<String, String> {
-    let p = params(a);
+    let p = params(a)?;
+    let saved = match &a.save_preset {
+        Some(name) => Some(save(name, &p)?),
+        None => None,
+    };
+    let Some(out) = &a.out else {
+        // clap requires --out unless --save-preset is given.
+        return Ok(saved.unwrap_or_default());
+    };
+    let rendered = render_to(a, &p, out)?;
+    Ok(match saved {
+        Some(s) => format!("{rendered}\n{s}"),
+        None => rendered,
+    })
+}
+
+/// Renders the note (or the MIDI files) with `p` to `out`; the line to print.
+fn render_to(a: &RenderArgs, p: &EngineParams, out: &Path) -> Result<String, String> {
     if !a.midi.is_empty() {
         let midi = crate::midi::MidiArgs {
             files: a.midi.clone(),
@@ -338,10 +176,10 @@ pub fn cmd_render(a: &RenderArgs) -> Result<String, String> {
         let fs = a.fs.unwrap_or(48_000.0);
         return crate::midi::render_midi(
             &midi,
-            &p,
+            p,
             fs,
             a.duration,
-            &a.out,
+            out,
             a.plot.as_deref(),
             a.bits.unwrap_or(32),
         )
@@ -361,9 +199,9 @@ pub fn cmd_render(a: &RenderArgs) -> Result<String, String> {
         // it), or held through the render.
         off: a.hold.map(|h| (h * fs).round() as usize),
     }];
-    let r = render_with_progress(&p, fs, &notes, samples, duration > PROGRESS_SECONDS);
-    let clipped = write_wav(&a.out, fs as u32, bits, &r.left, &r.right)
-        .map_err(|e| format!("--out: cannot write {}: {e}", a.out.display()))?;
+    let r = render_with_progress(p, fs, &notes, samples, duration > PROGRESS_SECONDS);
+    let clipped = write_wav(out, fs as u32, bits, &r.left, &r.right)
+        .map_err(|e| format!("--out: cannot write {}: {e}", out.display()))?;
     if let Some(path) = &a.plot {
         write_plot(path, &r)
             .map_err(|e| format!("--plot: cannot write {}: {e}", path.display()))?;
@@ -376,7 +214,7 @@ pub fn cmd_render(a: &RenderArgs) -> Result<String, String> {
     };
     Ok(format!(
         "wrote {} ({:.3} s at {} Hz, {format}): peak {:.2} dBFS, {} guard events{}{}",
-        a.out.display(),
+        out.display(),
         duration,
         fs,
         20.0 * (peak.max(1e-12) as f64).log10(),

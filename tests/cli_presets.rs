@@ -1,0 +1,252 @@
+//! `rebound presets` and `rebound render --preset/--save-preset`: the listing (table,
+//! JSON, values), a preset rendering exactly as its parameters through the engine,
+//! options overriding it, user presets saved and found again, clear refusals.
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::*;
+use rebound::engine::{EngineParams, NoteSpec, render};
+use rebound::preset::{self, Preset};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tmp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("rebound-cli-presets-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs the CLI with its user preset folder at `dir`.
+fn rebound_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rebound"))
+        .args(args)
+        .env("REBOUND_PRESET_DIR", dir)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn presets_lists_every_factory_preset_as_a_table_and_as_json() {
+    let dir = tmp("list");
+    let (code, table, err) = rebound_in(&dir, &["presets"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, json, err) = rebound_in(&dir, &["presets", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+    assert_eq!(rows.len(), preset::factory().len());
+    for (row, p) in rows.iter().zip(preset::factory()) {
+        assert_eq!(row["name"], p.name.as_str());
+        assert_eq!(row["category"], p.category.as_str());
+        assert_eq!(row["description"], p.description.as_str());
+        assert_eq!(row["source"], "factory");
+        assert!(row.get("params").is_none());
+        assert!(table.contains(&p.name) && table.contains(&p.description));
+    }
+    let (code, json, err) = rebound_in(&dir, &["presets", "--json", "--values"]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
+    for (row, p) in rows.iter().zip(preset::factory()) {
+        assert_eq!(row["params"]["hardness-ms"], p.params.hardness_ms);
+        assert_eq!(row["params"]["bounciness"], p.params.restitution);
+        assert_eq!(
+            row["params"]["bouncing"],
+            if p.params.bouncing { "on" } else { "off" }
+        );
+    }
+    let (code, out, err) = rebound_in(&dir, &["presets", "--values"]);
+    assert!(
+        code == 2 && out.is_empty() && err.contains("--json"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The engine's render of `p`, note 60 at full velocity, 0.3 s at 48 kHz, interleaved
+/// as the WAV stores it.
+fn engine_audio(p: &EngineParams) -> Vec<f32> {
+    let notes = [NoteSpec {
+        at: 0,
+        key: 60,
+        velocity: 1.0,
+        off: None,
+    }];
+    let r = render(p, 48_000.0, &notes, 14_400);
+    r.left
+        .iter()
+        .zip(&r.right)
+        .flat_map(|(l, r)| [*l, *r])
+        .collect()
+}
+
+/// The first channel of a WAV.
+fn left(path: &Path) -> Vec<f32> {
+    let (spec, s) = read_wav(path);
+    s.iter().step_by(spec.channels as usize).copied().collect()
+}
+
+#[test]
+fn render_preset_is_the_presets_parameters_and_options_override_it() {
+    let dir = tmp("render");
+    let wav = dir.join("x.wav");
+    let w = wav.to_str().unwrap();
+    let base = [
+        "render",
+        "--note",
+        "60",
+        "--velocity",
+        "127",
+        "--duration",
+        "0.3",
+    ];
+    let run = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(&["--out", w]);
+        args.extend_from_slice(extra);
+        let (code, out, err) = rebound_in(&dir, &args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.starts_with("wrote"), "{out}");
+        samples(&wav)
+    };
+    let glass = preset::find("Glass tap").unwrap().params;
+    assert_eq!(run(&["--preset", "glass tap"]), engine_audio(&glass));
+    // An explicit option wins over the preset.
+    let brighter = EngineParams {
+        t60: 0.5,
+        body: rebound::model::body::BodyType::Plate,
+        ..glass
+    };
+    assert_eq!(
+        run(&["--preset", "Glass-Tap", "--t60", "0.5", "--body", "plate"]),
+        engine_audio(&brighter)
+    );
+    // --k selects the expert controls.
+    let expert = EngineParams {
+        k: 1e9,
+        controls: rebound::engine::Controls::Expert,
+        ..glass
+    };
+    assert_eq!(
+        run(&["--preset", "glass tap", "--k", "1e9"]),
+        engine_audio(&expert)
+    );
+    // A preset file by path.
+    let file = dir.join("mine.json");
+    let mine = Preset::new(
+        "Mine",
+        "User",
+        "",
+        EngineParams {
+            hardness_ms: 2.0,
+            ..EngineParams::default()
+        },
+    );
+    std::fs::write(&file, mine.to_json()).unwrap();
+    assert_eq!(
+        run(&["--preset", file.to_str().unwrap()]),
+        engine_audio(&mine.params)
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn save_preset_writes_a_user_preset_that_lists_and_renders() {
+    let dir = tmp("save");
+    let (code, out, err) = rebound_in(
+        &dir,
+        &[
+            "render",
+            "--preset",
+            "bell strike",
+            "--hardness-ms",
+            "1.25",
+            "--save-preset",
+            "My Bell",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("saved preset 'My Bell'"), "{out}");
+    let saved = Preset::load(&dir.join("my-bell.json")).unwrap();
+    let want = EngineParams {
+        hardness_ms: 1.25,
+        ..preset::find("bell strike").unwrap().params
+    };
+    assert_eq!(saved.params, want);
+    let (code, json, _) = rebound_in(&dir, &["presets", "--json"]);
+    assert_eq!(code, 0);
+    assert!(json.contains("\"name\": \"My Bell\"") && json.contains("\"source\": \"user\""));
+    let wav = dir.join("b.wav");
+    let (code, _, err) = rebound_in(
+        &dir,
+        &[
+            "render",
+            "--preset",
+            "my bell",
+            "--duration",
+            "0.3",
+            "--velocity",
+            "127",
+            "--out",
+            wav.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(samples(&wav), engine_audio(&want));
+    // A factory name is refused, exit 2, no panic.
+    let (code, out, err) = rebound_in(&dir, &["render", "--save-preset", "Glass tap"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("factory preset") && !err.contains("panicked"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_presets_are_refused_clearly_with_exit_2() {
+    let dir = tmp("bad");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"format": 9, "name": "x"}"#).unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["render", "--preset", "no such thing", "--out", "x.wav"],
+            "no preset called",
+        ),
+        (
+            &[
+                "render",
+                "--preset",
+                bad.to_str().unwrap(),
+                "--out",
+                "x.wav",
+            ],
+            "format 9",
+        ),
+        (
+            &["render", "--preset", "missing/file.json", "--out", "x.wav"],
+            "cannot read",
+        ),
+        (&["render", "--save-preset", "???"], "letter or digit"),
+    ];
+    for (args, want) in cases {
+        let (code, out, err) = rebound_in(&dir, args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(
+            err.starts_with("error: ") && err.contains(want) && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+    // Neither --out nor --save-preset: clap's usage error.
+    let (code, out, err) = rebound_in(&dir, &["render"]);
+    assert!(
+        code == 2 && out.is_empty() && err.contains("--out <FILE.wav>"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
