@@ -84,10 +84,11 @@ fn engine_audio(p: &EngineParams) -> Vec<f32> {
         .collect()
 }
 
-/// The first channel of a WAV.
-fn left(path: &Path) -> Vec<f32> {
+/// A stereo WAV's samples, interleaved.
+fn samples(path: &Path) -> Vec<f32> {
     let (spec, s) = read_wav(path);
-    s.iter().step_by(spec.channels as usize).copied().collect()
+    assert_eq!(spec.channels, 2);
+    s
 }
 
 #[test]
