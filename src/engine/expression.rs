@@ -152,6 +152,12 @@ impl Expression {
         }
     }
 
+    /// True when it moves nothing.
+    #[inline]
+    pub fn is_neutral(&self) -> bool {
+        *self == Self::new(ChannelExpression::default(), 0.0)
+    }
+
     /// `p` moved by this expression. Poly-mod offsets add in the host's normalised
     /// units (so they follow each parameter's taper and stay in its range); pressure
     /// scales the T60 by `0.05^pressure`; timbre shifts the strike position by ±0.5;
@@ -159,7 +165,7 @@ impl Expression {
     /// target by `mod_depth` × wheel (Hardness towards harder).
     #[inline]
     pub fn apply(&self, p: &EngineParams) -> EngineParams {
-        if *self == Self::new(ChannelExpression::default(), 0.0) {
+        if self.is_neutral() {
             return *p;
         }
         let mut q = *p;

@@ -169,6 +169,10 @@ pub struct Voice {
     pending_damp: Option<f64>,
     /// This note's expression (poly-mod, MPE, mod wheel), applied by [`own`](Self::own).
     pub expression: Expression,
+    /// The last non-neutral [`own`](Self::own) of `tick`, by its inputs: a modulated
+    /// parameter costs a few `log10`/`powf` per sample otherwise, while its inputs
+    /// change only at control rate or on an event. Cleared by `strike`.
+    own_memo: Option<(EngineParams, Expression, EngineParams)>,
 }
 
 impl Voice {
@@ -203,6 +207,7 @@ impl Voice {
             damped: false,
             pending_damp: None,
             expression: Expression::default(),
+            own_memo: None,
         }
     }
 
@@ -234,6 +239,7 @@ impl Voice {
     /// real object struck again, and the dry pulse of a contact still in progress is
     /// handed to the de-click so the output stays continuous.
     pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
+        self.own_memo = None;
         let p = &self.own(p);
         let restrike = self.active && !self.is_fading() && self.key == key;
         if restrike {
@@ -270,6 +276,22 @@ impl Voice {
     #[inline]
     pub fn own(&self, p: &EngineParams) -> EngineParams {
         self.expression.apply(p)
+    }
+
+    /// [`own`](Self::own), remembered while its inputs stay the same (per sample).
+    #[inline]
+    fn own_now(&mut self, p: &EngineParams) -> EngineParams {
+        if self.expression.is_neutral() {
+            return self.own(p);
+        }
+        match self.own_memo {
+            Some((q, e, out)) if q == *p && e == self.expression => out,
+            _ => {
+                let out = self.own(p);
+                self.own_memo = Some((*p, self.expression, out));
+                out
+            }
+        }
     }
 
     fn latch(&mut self, contact: Contact, v_max: f64) {
@@ -353,7 +375,7 @@ impl Voice {
     /// contact did; `None` when the guard reset the voice.
     #[inline]
     pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
-        let own = self.own(p);
+        let own = self.own_now(p);
         let p = &own;
         let mut s = BounceSample::default();
         let mut u = 0.0;
