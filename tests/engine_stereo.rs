@@ -1,9 +1,15 @@
 //! The stereo output: the engine renders left and right, the offline render keeps
 //! both, and a one-channel host gets the fold-down `(L + R) / 2` without allocating.
+//! The image: an off-centre key is off-centre, the pickups alone make a centred note
+//! stereo, Width 0 is bit-exact mono, and the mono sum loses under 3 dB against either
+//! channel for every body, key, width and position (a property test over the full
+//! ranges, and the corners).
 
 use nice_plug::prelude::*;
+use proptest::prelude::*;
 use rebound::Rebound;
-use rebound::engine::{Engine, EngineParams, NoteSpec, render};
+use rebound::engine::{Engine, EngineParams, NoteSpec, Rendered, render};
+use rebound::model::body::BodyType;
 
 mod support;
 use support::*;
@@ -119,4 +125,184 @@ fn a_mono_host_gets_the_fold_down_without_allocating() {
             assert_eq!(m[i].to_bits(), want.to_bits(), "block {block}, sample {i}");
         }
     }
+}
+
+fn rms(x: &[f32]) -> f64 {
+    (x.iter().map(|&s| (s as f64).powi(2)).sum::<f64>() / x.len().max(1) as f64).sqrt()
+}
+
+/// What the mono sum loses against the louder channel, dB:
+/// `20 log10(rms((L + R) / 2) / max(rms L, rms R))` (0 for silence).
+fn mono_loss_db(r: &Rendered) -> f64 {
+    let louder = rms(&r.left).max(rms(&r.right));
+    if louder == 0.0 {
+        return 0.0;
+    }
+    20.0 * (rms(&r.mono()) / louder).log10()
+}
+
+/// One note of `p` on `key`, 0.25 s at 48 kHz.
+fn strike(p: &EngineParams, key: u8, velocity: f32) -> Rendered {
+    let fs = 48_000.0;
+    render(
+        p,
+        fs,
+        &[NoteSpec {
+            at: 0,
+            key,
+            velocity,
+            off: None,
+        }],
+        (0.25 * fs) as usize,
+    )
+}
+
+/// The channels' levels, dB, left minus right.
+fn balance_db(r: &Rendered) -> f64 {
+    20.0 * (rms(&r.left) / rms(&r.right)).log10()
+}
+
+#[test]
+fn an_off_centre_key_is_off_centre_and_width_0_is_mono() {
+    for body in BodyType::ALL {
+        let p = EngineParams {
+            body,
+            width: 1.0,
+            position: 0.5,
+            ..EngineParams::default()
+        };
+        let low = strike(&p, 36, 1.0);
+        let high = strike(&p, 84, 1.0);
+        for r in [&low, &high] {
+            assert!(r.peak() > 0.01, "{body:?}: silent");
+            assert!(
+                r.left.iter().zip(&r.right).any(|(l, r)| l != r),
+                "{body:?}: L == R"
+            );
+        }
+        // Low keys sit left, high keys right.
+        assert!(
+            balance_db(&low) > 1.0,
+            "{body:?}: low key {}",
+            balance_db(&low)
+        );
+        assert!(
+            balance_db(&high) < -1.0,
+            "{body:?}: high key {}",
+            balance_db(&high)
+        );
+        // Width 0: the same note, bit for bit the same on both channels.
+        let mono = EngineParams { width: 0.0, ..p };
+        let r = strike(&mono, 36, 1.0);
+        for (i, (l, r)) in r.left.iter().zip(&r.right).enumerate() {
+            assert_eq!(l.to_bits(), r.to_bits(), "{body:?}: sample {i}");
+        }
+    }
+}
+
+/// At the centre of the keyboard and of the pan law (key 60, strike position 0.5) only
+/// the pickups make the channels differ: they do for every body, and a dry note with
+/// no body stays mono.
+#[test]
+fn the_pickups_alone_make_a_centred_note_stereo() {
+    for body in BodyType::ALL {
+        let p = EngineParams {
+            body,
+            width: 1.0,
+            position: 0.5,
+            ..EngineParams::default()
+        };
+        let r = strike(&p, 60, 1.0);
+        let differ = r
+            .left
+            .iter()
+            .zip(&r.right)
+            .map(|(l, r)| (l - r).abs())
+            .fold(0f32, f32::max);
+        if body == BodyType::None {
+            assert_eq!(differ, 0.0, "no body, no pickups");
+        } else {
+            assert!(
+                differ > 1e-3 * r.peak(),
+                "{body:?}: pickups identical ({differ})"
+            );
+        }
+    }
+}
+
+fn body() -> impl Strategy<Value = BodyType> {
+    prop::sample::select(BodyType::ALL.to_vec())
+}
+
+/// Uniform over `[0, 1]` with each end drawn one time in eight.
+fn unit() -> impl Strategy<Value = f64> {
+    prop_oneof![1 => Just(0.0), 1 => Just(1.0), 6 => 0.0..=1.0f64]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(160))]
+
+    /// Mono compatibility over the full ranges of body, key, width and strike position
+    /// (and of mix, brightness, decay and velocity, which change what dominates): the
+    /// mono sum never loses 3 dB against either channel.
+    #[test]
+    fn the_mono_sum_loses_under_3_db(
+        body in body(),
+        key in 0u8..=127,
+        width in unit(),
+        position in unit(),
+        mix in unit(),
+        brightness in unit(),
+        t60 in prop_oneof![Just(0.01), Just(30.0), 0.01..30.0f64],
+        velocity in prop_oneof![Just(1.0f32), 0.05..=1.0f32],
+    ) {
+        let p = EngineParams {
+            body,
+            width,
+            position,
+            mix,
+            brightness,
+            t60,
+            ..EngineParams::default()
+        };
+        let r = strike(&p, key, velocity);
+        prop_assert!(r.left.iter().chain(&r.right).all(|s| s.is_finite()));
+        let loss = mono_loss_db(&r);
+        prop_assert!(loss > -3.0, "loses {loss:.2} dB (balance {:.2} dB)", balance_db(&r));
+    }
+}
+
+/// The worst loss over a grid of the corners, printed (`--nocapture`) for the report.
+#[test]
+fn the_worst_corner_loses_under_3_db() {
+    let mut worst = (0.0f64, String::new());
+    for body in BodyType::ALL {
+        for key in [0u8, 21, 36, 60, 84, 108, 127] {
+            for position in [0.0, 0.3, 0.5, 1.0] {
+                for mix in [0.0, 0.7, 1.0] {
+                    for brightness in [0.0, 1.0] {
+                        let p = EngineParams {
+                            body,
+                            width: 1.0,
+                            position,
+                            mix,
+                            brightness,
+                            ..EngineParams::default()
+                        };
+                        let loss = mono_loss_db(&strike(&p, key, 1.0));
+                        if loss < worst.0 {
+                            worst = (
+                                loss,
+                                format!(
+                                    "{body:?} key {key} pos {position} mix {mix} bright {brightness}"
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    println!("worst mono loss {:.2} dB at {}", worst.0, worst.1);
+    assert!(worst.0 > -3.0, "{worst:?}");
 }

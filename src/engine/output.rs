@@ -1,7 +1,43 @@
-//! The output stage: a DC blocker per channel (the dry force pulse is one-signed), the
-//! smoothed gain, and the guard and clip on what leaves the engine.
+//! The stereo image and the output stage: each voice's pan (from its key and strike
+//! position) and the body's pickups make a side signal next to the voice's mid; the
+//! output stage turns mid and side into left and right, with a DC blocker per channel
+//! (the dry force pulse is one-signed), the smoothed gain, and the guard and clip on
+//! what leaves the engine.
+//!
+//! Mono compatibility is built in: left = mid + side and right = mid − side, so the
+//! mono sum `(L + R) / 2` is the mid, whatever the width, and neither channel can be
+//! much louder than it. The side is `−p·mid + c·body_side` with `|p| ≤` [`PAN_SPREAD`]
+//! and the pickups' side below the body (`pickup`), so by the triangle inequality
+//! `rms L ≤ (1 + PAN_SPREAD + PICKUP_SPREAD) rms mid`: with the spreads below, 1.40,
+//! under the √2 (3 dB) the mono sum may lose against either channel.
 
 use super::smoothing::{SMOOTHING_TIME, Smoothed};
+
+/// The largest pan at Width 1 on the linear law `L = (1 − p) mid`, `R = (1 + p) mid`
+/// (negative `p` is left; 4.4 dB between the channels at the edge).
+pub const PAN_SPREAD: f64 = 0.25;
+/// The weight of the body pickups' side at Width 1 (a mode heard only by the left
+/// pickup is 2.7 dB louder on the left).
+pub const PICKUP_SPREAD: f64 = 0.15;
+/// How much of a voice's pan comes from its key (the rest from the strike position):
+/// the keyboard spreads like a row of struck objects, and where each is struck moves
+/// it a little.
+const PAN_FROM_KEY: f64 = 0.75;
+/// Keys this many semitones from middle C sit at the edge of the image.
+const PAN_KEYS: f64 = 48.0;
+
+/// The pan of a voice at Width 1, in `[−PAN_SPREAD, PAN_SPREAD]` (negative: left):
+/// mostly from its key (low keys left, as a player sees a keyboard or a row of bars),
+/// the rest from the strike position (centre left, edge right).
+pub fn pan_of(key: u8, position: f64) -> f64 {
+    let k = ((key as f64 - 60.0) / PAN_KEYS).clamp(-1.0, 1.0);
+    let s = if position.is_finite() {
+        2.0 * position.clamp(0.0, 1.0) - 1.0
+    } else {
+        0.0
+    };
+    PAN_SPREAD * (PAN_FROM_KEY * k + (1.0 - PAN_FROM_KEY) * s)
+}
 
 /// Corner of the output DC blocker, Hz.
 const DC_CORNER: f64 = 2.0;
@@ -54,6 +90,19 @@ impl OutputStage {
 
     pub fn peak(&self) -> f64 {
         self.peak
+    }
+
+    /// One sample of mid and side, the side already scaled by the width: left = mid +
+    /// side, right = mid − side (exactly `mid` on both when the side is 0), then
+    /// [`process`](Self::process).
+    #[inline]
+    pub fn process_mid_side(&mut self, mid: f64, side: f64, gain_db: f64) -> ([f32; 2], bool) {
+        let lr = if side == 0.0 {
+            [mid, mid]
+        } else {
+            [mid + side, mid - side]
+        };
+        self.process(lr, gain_db)
     }
 
     /// One stereo sample (L, R): DC blockers, gain gliding to `gain_db`, then the guard.

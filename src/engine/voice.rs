@@ -3,6 +3,7 @@
 //! render` drive the same code.
 
 use super::expression::Expression;
+use super::output::{PICKUP_SPREAD, pan_of};
 use super::params::EngineParams;
 use super::physical::{restitution_of, stiffness};
 use crate::model::body::{BodySettings, BodyType, ModalBody};
@@ -133,7 +134,10 @@ pub fn velocity_to_speed(p: &EngineParams, velocity: f64) -> f64 {
 /// What one voice did at one sample.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct VoiceSample {
+    /// The voice's mono output (the mid of its image).
     pub out: f64,
+    /// Its side at Width 1: left = out + width·side, right = out − width·side.
+    pub side: f64,
     /// Normalised wall force (the dry excitation, before mix).
     pub force: f64,
     pub contact: BounceSample,
@@ -155,6 +159,8 @@ pub struct Voice {
     declick: f64,
     declick_coef: f64,
     last_dry: f64,
+    /// Pan at Width 1 ([`pan_of`]), latched at each strike.
+    pan: f64,
     /// 1 while sounding; ramps to 0 when stolen or choked.
     fade: f64,
     fade_step: f64,
@@ -199,6 +205,7 @@ impl Voice {
             declick: 0.0,
             declick_coef: (-1.0 / (DECLICK_TIME * fs)).exp(),
             last_dry: 0.0,
+            pan: 0.0,
             fade: 1.0,
             fade_step: 0.0,
             last_out: 0.0,
@@ -251,6 +258,7 @@ impl Voice {
         }
         self.last_dry = 0.0;
         self.key = key;
+        self.pan = pan_of(key, p.position);
         self.started = now;
         self.fade = 1.0;
         self.fade_step = 0.0;
@@ -416,12 +424,14 @@ impl Voice {
             u = (f_avg * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(self.budget));
             self.budget -= u;
         }
-        let body = self.body.tick(u * self.norm.body_drive);
+        let (body, body_side) = self.body.tick_pickups(u * self.norm.body_drive);
         let dry = FULL_SCALE * u;
         self.declick *= self.declick_coef;
         let y = ((1.0 - mix) * dry + mix * FULL_SCALE * body + self.declick) * self.fade;
+        // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
+        let side = -self.pan * y + PICKUP_SPREAD * mix * FULL_SCALE * body_side * self.fade;
         self.last_dry = (1.0 - mix) * dry;
-        if y.is_nan() || y.abs() >= RUNAWAY_LEVEL {
+        if y.is_nan() || side.is_nan() || y.abs() >= RUNAWAY_LEVEL {
             self.kill();
             return None;
         }
@@ -434,6 +444,7 @@ impl Voice {
         }
         Some(VoiceSample {
             out: y,
+            side,
             force: u,
             contact: s,
         })

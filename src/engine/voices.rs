@@ -52,6 +52,8 @@ pub struct Engine {
     control: u32,
     output: OutputStage,
     mix: Smoothed,
+    /// Stereo width, smoothed per sample.
+    width: Smoothed,
     body_smooth: [Smoothed; 5],
     guard_events: u64,
     terminated: [Terminated; TERMINATED_CAPACITY],
@@ -79,6 +81,7 @@ impl Engine {
             control: 0,
             output: OutputStage::new(fs),
             mix: Smoothed::new(params.mix, SMOOTHING_TIME, fs),
+            width: Smoothed::new(params.width, SMOOTHING_TIME, fs),
             body_smooth: [Smoothed::new(0.0, SMOOTHING_TIME, fs); 5],
             guard_events: 0,
             terminated: [Terminated::default(); TERMINATED_CAPACITY],
@@ -109,6 +112,7 @@ impl Engine {
         self.output = OutputStage::new(fs);
         self.output.set_gain(self.params.gain_db);
         self.mix = Smoothed::new(self.params.mix, SMOOTHING_TIME, fs);
+        self.width = Smoothed::new(self.params.width, SMOOTHING_TIME, fs);
         let control_rate = fs / CONTROL_BLOCK as f64;
         let init = body_targets(&self.params);
         for (s, v) in self.body_smooth.iter_mut().zip(init) {
@@ -329,8 +333,9 @@ impl Engine {
             }
             self.control = (self.control + 1) % CONTROL_BLOCK;
             let mix = self.mix.next(self.params.mix.clamp(0.0, 1.0));
+            let width = self.next_width();
             let p = self.body_params_now();
-            let mut sum = [0.0; 2];
+            let (mut mid, mut side) = (0.0, 0.0);
             let mut fsum = 0.0;
             for i in 0..SLOTS {
                 if !self.voices[i].is_active() {
@@ -338,8 +343,8 @@ impl Engine {
                 }
                 match self.voices[i].tick(&p, mix) {
                     Some(s) => {
-                        sum[0] += s.out;
-                        sum[1] += s.out;
+                        mid += s.out;
+                        side += s.side;
                         fsum += s.force;
                         if self.tracer.slot == Some(i) {
                             self.trace_sample(i, &s);
@@ -354,7 +359,9 @@ impl Engine {
                     }
                 }
             }
-            let ([l, r], ok) = self.output.process(sum, self.params.gain_db);
+            let ([l, r], ok) = self
+                .output
+                .process_mid_side(mid, width * side, self.params.gain_db);
             if !ok {
                 self.guard_events += 1;
             }
@@ -365,6 +372,19 @@ impl Engine {
             }
             self.clock += 1;
         }
+    }
+
+    /// The width for the next sample: smoothed, and landing exactly on its target once
+    /// within 1e-9 of it, so Width 0 gives a bit-exact mono output again after a glide.
+    #[inline]
+    fn next_width(&mut self) -> f64 {
+        let target = self.params.width.clamp(0.0, 1.0);
+        let w = self.width.next(target);
+        if (w - target).abs() < 1e-9 {
+            self.width.value = target;
+            return target;
+        }
+        w
     }
 
     /// Renders `out.len()` samples of the mono sum `(L + R) / 2`, for a one-channel

@@ -38,9 +38,11 @@
 use std::f64::consts::PI;
 
 mod modes;
+mod pickup;
 
 use modes::*;
 pub use modes::{BodySettings, BodyType};
+pub use pickup::{pickup_positions, side_weights};
 
 /// Number of modes of every body. Modes above [`BAND_LIMIT`] are silenced.
 pub const MODES: usize = 16;
@@ -65,6 +67,9 @@ struct Coefs {
     /// Readout of mode k: `a_k Im z_k + b_k Re z_k` (see [`Coefs::of`]).
     a: [f64; MODES],
     b: [f64; MODES],
+    /// The side readout of the two pickups (`pickup`): `s_k a_k`, `s_k b_k`.
+    sa: [f64; MODES],
+    sb: [f64; MODES],
     /// Direct path: the sum over the modes of their feed-through of the input.
     d: f64,
     /// Continuous-time gain per mode: summing to 1 over the modes below
@@ -115,6 +120,8 @@ impl Coefs {
         s: [0.0; MODES],
         a: [0.0; MODES],
         b: [0.0; MODES],
+        sa: [0.0; MODES],
+        sb: [0.0; MODES],
         d: 0.0,
         g: [0.0; MODES],
     };
@@ -198,6 +205,11 @@ impl Coefs {
                     out.a[k] = g;
                 }
             }
+            let side = side_weights(st.kind, plate);
+            for k in 0..MODES {
+                out.sa[k] = side[k] * out.a[k];
+                out.sb[k] = side[k] * out.b[k];
+            }
         }
         out
     }
@@ -228,11 +240,11 @@ fn band_gain(f: f64, lo: f64, hi: f64) -> f64 {
 }
 
 /// Advances one bank of modes by one sample with input `u` and returns its output
-/// (the modes' readouts plus their summed direct path `d u`).
-/// The update has no loop-carried dependence and vectorises; the output sum is kept
-/// apart, in four partial sums, so it does not serialise the loop.
+/// (the modes' readouts plus their summed direct path `d u`) and the pickups' side.
+/// The update has no loop-carried dependence and vectorises; the output sums are kept
+/// apart, in four partial sums, so they do not serialise the loop.
 #[inline(always)]
-fn tick_bank(re: &mut [f64; MODES], im: &mut [f64; MODES], k: &Coefs, u: f64) -> f64 {
+fn tick_bank(re: &mut [f64; MODES], im: &mut [f64; MODES], k: &Coefs, u: f64) -> (f64, f64) {
     for i in 0..MODES {
         let r = re[i] * k.c[i] - im[i] * k.s[i] + u;
         let m = re[i] * k.s[i] + im[i] * k.c[i];
@@ -240,12 +252,17 @@ fn tick_bank(re: &mut [f64; MODES], im: &mut [f64; MODES], k: &Coefs, u: f64) ->
         im[i] = m;
     }
     let mut acc = [0.0; 4];
+    let mut side = [0.0; 4];
     for i in (0..MODES).step_by(4) {
-        for (j, a) in acc.iter_mut().enumerate() {
-            *a += k.a[i + j] * im[i + j] + k.b[i + j] * re[i + j];
+        for j in 0..4 {
+            acc[j] += k.a[i + j] * im[i + j] + k.b[i + j] * re[i + j];
+            side[j] += k.sa[i + j] * im[i + j] + k.sb[i + j] * re[i + j];
         }
     }
-    (acc[0] + acc[1]) + (acc[2] + acc[3]) + k.d * u
+    (
+        (acc[0] + acc[1]) + (acc[2] + acc[3]) + k.d * u,
+        (side[0] + side[1]) + (side[2] + side[3]),
+    )
 }
 
 /// `Σ |a_k + i b_k| |z_k|` of one bank.
@@ -382,8 +399,15 @@ impl ModalBody {
     /// the mix) and returns the body's output.
     #[inline]
     pub fn tick(&mut self, u: f64) -> f64 {
+        self.tick_pickups(u).0
+    }
+
+    /// As [`tick`](Self::tick), also returning the side of the two pickups (`pickup`):
+    /// the left pickup hears `mid + side`, the right `mid − side`.
+    #[inline]
+    pub fn tick_pickups(&mut self, u: f64) -> (f64, f64) {
         if !self.active {
-            return 0.0;
+            return (0.0, 0.0);
         }
         let y = tick_bank(&mut self.re, &mut self.im, &self.k, u);
         if self.fade_left == 0 {
@@ -393,10 +417,10 @@ impl ModalBody {
     }
 
     /// The crossfade part of [`tick`](Self::tick): advances the old bank and mixes it
-    /// out linearly.
+    /// (mid and side) out linearly.
     #[inline(never)]
-    fn tick_crossfade(&mut self, u: f64, y: f64) -> f64 {
-        let y_old = tick_bank(&mut self.old_re, &mut self.old_im, &self.old, u);
+    fn tick_crossfade(&mut self, u: f64, (y, z): (f64, f64)) -> (f64, f64) {
+        let (y_old, z_old) = tick_bank(&mut self.old_re, &mut self.old_im, &self.old, u);
         self.fade_left -= 1;
         let w_old = self.fade_left as f64 * self.fade_step;
         if self.fade_left == 0 && self.settings.kind == BodyType::None {
@@ -405,7 +429,7 @@ impl ModalBody {
             self.im = [0.0; MODES];
             self.active = false;
         }
-        y + w_old * (y_old - y)
+        (y + w_old * (y_old - y), z + w_old * (z_old - z))
     }
 
     /// An upper bound of the output amplitude from here on: `Σ |a_k + i b_k| |z_k|` (of both
