@@ -206,9 +206,9 @@ impl Coefs {
                 }
             }
             let side = side_weights(st.kind, plate);
-            for k in 0..MODES {
-                out.sa[k] = side[k] * out.a[k];
-                out.sb[k] = side[k] * out.b[k];
+            for (k, s) in side.iter().enumerate() {
+                out.sa[k] = s * out.a[k];
+                out.sb[k] = s * out.b[k];
             }
         }
         out
