@@ -70,6 +70,10 @@ struct Coefs {
     /// The side readout of the two pickups (`pickup`): `s_k a_k`, `s_k b_k`.
     sa: [f64; MODES],
     sb: [f64; MODES],
+    /// The side's direct path `Σ s_k d_k`: each mode's whole readout is weighted, its
+    /// feed-through too (the feed-throughs cancel much of the modes' sum where the
+    /// modes are driven far below their frequency; the side must cancel alike).
+    sd: f64,
     /// Direct path: the sum over the modes of their feed-through of the input.
     d: f64,
     /// Continuous-time gain per mode: summing to 1 over the modes below
@@ -122,6 +126,7 @@ impl Coefs {
         b: [0.0; MODES],
         sa: [0.0; MODES],
         sb: [0.0; MODES],
+        sd: 0.0,
         d: 0.0,
         g: [0.0; MODES],
     };
@@ -175,6 +180,7 @@ impl Coefs {
             sum += g;
         }
         if sum > 0.0 {
+            let side = side_weights(st.kind, plate);
             for k in 0..MODES {
                 out.g[k] *= rate_gain[k] / sum;
                 let g = out.g[k];
@@ -201,11 +207,11 @@ impl Coefs {
                     out.a[k] = a;
                     out.b[k] = b;
                     out.d += d;
+                    out.sd += side[k] * d;
                 } else {
                     out.a[k] = g;
                 }
             }
-            let side = side_weights(st.kind, plate);
             for (k, s) in side.iter().enumerate() {
                 out.sa[k] = s * out.a[k];
                 out.sb[k] = s * out.b[k];
@@ -261,7 +267,7 @@ fn tick_bank(re: &mut [f64; MODES], im: &mut [f64; MODES], k: &Coefs, u: f64) ->
     }
     (
         (acc[0] + acc[1]) + (acc[2] + acc[3]) + k.d * u,
-        (side[0] + side[1]) + (side[2] + side[3]),
+        (side[0] + side[1]) + (side[2] + side[3]) + k.sd * u,
     )
 }
 
