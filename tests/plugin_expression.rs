@@ -201,7 +201,8 @@ fn mono_automation_keeps_the_poly_offsets() {
     let n = spec::number("pos").unwrap();
     let e = p.engine();
     for (id, _, _) in NOTES {
-        let pos = e.voice_by_id(id).unwrap().own(e.params()).position;
+        let v = e.voice_by_id(id).unwrap();
+        let pos = v.own(e.params(), &v.jitter).position;
         let want = normalized::unnormalize(n, if id == TARGET.0 { 0.75 } else { 0.25 });
         assert!((pos - want).abs() < 1e-6, "voice {id}: {pos} != {want}");
     }

@@ -8,6 +8,7 @@
 //! allocation-free.
 
 pub mod expression;
+pub mod humanize;
 mod offline;
 mod output;
 mod params;

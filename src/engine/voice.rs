@@ -3,6 +3,7 @@
 //! render` drive the same code.
 
 use super::expression::Expression;
+use super::humanize::Jitter;
 use super::output::{PICKUP_SPREAD, pan_of};
 use super::params::EngineParams;
 use super::physical::{restitution_of, stiffness};
@@ -179,6 +180,9 @@ pub struct Voice {
     /// parameter costs a few `log10`/`powf` per sample otherwise, while its inputs
     /// change only at control rate or on an event. Cleared by `strike`.
     own_memo: Option<(EngineParams, Expression, EngineParams)>,
+    /// This hit's humanize jitter (one draw per note-on, set before `strike`), applied
+    /// by [`own`](Self::own) and to the strike speed.
+    pub jitter: Jitter,
 }
 
 impl Voice {
@@ -215,6 +219,7 @@ impl Voice {
             pending_damp: None,
             expression: Expression::default(),
             own_memo: None,
+            jitter: Jitter::NONE,
         }
     }
 
@@ -247,7 +252,7 @@ impl Voice {
     /// handed to the de-click so the output stays continuous.
     pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
         self.own_memo = None;
-        let p = &self.own(p);
+        let p = &self.own(p, &self.jitter);
         let restrike = self.active && !self.is_fading() && self.key == key;
         if restrike {
             self.declick += self.last_dry;
@@ -273,7 +278,8 @@ impl Voice {
         let latch = latch_cached(p, &mut self.unit);
         let v_max = p.v_max.max(p.v_min);
         self.latch(latch.contact_at(v_max), v_max);
-        let v_in = velocity_to_speed(p, velocity);
+        // The strike speed is the note's, not a parameter: its jitter applies here.
+        let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
         self.bouncer = Some(Bouncer::new(latch, v_in, self.fs, train_of(p)));
         self.body.retune(body_settings(p, key), self.fs);
     }
@@ -282,20 +288,20 @@ impl Voice {
     /// expression and humanize jitter. Every use of the parameters in a voice goes
     /// through here.
     #[inline]
-    pub fn own(&self, p: &EngineParams) -> EngineParams {
-        self.expression.apply(p)
+    pub fn own(&self, p: &EngineParams, jitter: &Jitter) -> EngineParams {
+        jitter.apply(&self.expression.apply(p))
     }
 
     /// [`own`](Self::own), remembered while its inputs stay the same (per sample).
     #[inline]
     fn own_now(&mut self, p: &EngineParams) -> EngineParams {
         if self.expression.is_neutral() {
-            return self.own(p);
+            return self.own(p, &self.jitter);
         }
         match self.own_memo {
             Some((q, e, out)) if q == *p && e == self.expression => out,
             _ => {
-                let out = self.own(p);
+                let out = self.own(p, &self.jitter);
                 self.own_memo = Some((*p, self.expression, out));
                 out
             }
@@ -372,7 +378,7 @@ impl Voice {
 
     /// Retunes the body to the current (smoothed) settings: control rate.
     pub fn update_body(&mut self, p: &EngineParams) {
-        let p = &self.own(p);
+        let p = &self.own(p, &self.jitter);
         let st = body_settings(p, self.key);
         if st != self.body.settings() {
             self.body.retune(st, self.fs);

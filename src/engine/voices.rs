@@ -3,6 +3,7 @@
 //! contact's trace. The output stage is in `output`, the voice itself in `voice`.
 
 use super::expression::ChannelExpression;
+use super::humanize::Humanizer;
 use super::output::OutputStage;
 use super::params::{EngineParams, MAX_VOICES, NoteOff};
 use super::smoothing::{SMOOTHING_TIME, Smoothed};
@@ -61,6 +62,8 @@ pub struct Engine {
     /// Samples rendered since creation: the time base of [`Terminated::at`].
     clock: u64,
     tracer: Box<Tracer>,
+    /// The humanize sequence: one draw per note-on, restarted by `reset`.
+    humanizer: Humanizer,
     published: Box<ContactTrace>,
     trace_sink: Option<triple_buffer::Input<ContactTrace>>,
     /// What each MIDI channel applies to its notes (MPE), and the mod wheel.
@@ -88,6 +91,7 @@ impl Engine {
             n_terminated: 0,
             clock: 0,
             tracer: Box::new(Tracer::new()),
+            humanizer: Humanizer::default(),
             published: Box::new(ContactTrace::default()),
             trace_sink: None,
             channels: [ChannelExpression::default(); 16],
@@ -130,6 +134,7 @@ impl Engine {
         self.output.reset();
         self.channels = [ChannelExpression::default(); 16];
         self.wheel = 0.0;
+        self.humanizer.reset();
         self.n_terminated = 0;
         self.tracer.slot = None;
     }
@@ -208,6 +213,8 @@ impl Engine {
         };
         self.now += 1;
         let p = self.body_params_now();
+        // One humanize draw per note-on, whichever voice plays it.
+        let jitter = self.humanizer.draw(&self.params);
         // A note on a sounding key re-strikes that voice.
         if let Some(i) = self
             .voices
@@ -219,6 +226,7 @@ impl Engine {
                 self.voices[i].voice_id = voice_id;
             }
             self.voices[i].expression = self.new_expression(channel);
+            self.voices[i].jitter = jitter;
             self.voices[i].strike(&p, key, velocity as f64, self.now);
             self.trace_voice(i);
             return;
@@ -263,6 +271,7 @@ impl Engine {
         v.channel = channel;
         v.voice_id = voice_id;
         v.expression = expression;
+        v.jitter = jitter;
         v.strike(&p, key, velocity as f64, self.now);
         self.trace_voice(slot);
     }
