@@ -131,7 +131,7 @@ fn reset_restarts_the_sequence() {
     let mut e = Engine::new(fs);
     e.set_params(&p);
     e.set_sample_rate(fs);
-    let mut take = |e: &mut Engine| {
+    let take = |e: &mut Engine| {
         let (mut l, mut r, mut f) = (vec![0.0f32; GAP], vec![0.0f32; GAP], vec![0.0f32; GAP]);
         e.note_on(60, 0.8, 0, None);
         e.render_with_force(&mut l, &mut r, Some(&mut f));
