@@ -3,6 +3,7 @@
 //! audio thread writes), the level meter, the spectrum and waveform reductions, and the
 //! preset browser's loading of every parameter.
 
+use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use proptest::prelude::*;
 use rebound::editor::capture::{CAPTURE_LEN, Capture};
@@ -367,13 +368,19 @@ proptest! {
 
 // ---- Browser and size ----
 
-/// Loads `want` through the browser's plain values (as the GUI setter does) and reads it
-/// back through the engine parameters.
+/// Loads `want` as the browser does (`preset::plugin::apply_with_setter`: each plain
+/// value to its normalised value) and reads it back through the engine parameters.
 fn load_and_read(want: &EngineParams) -> EngineParams {
     let params = ReboundParams::default();
     let map = params.param_map();
-    for (id, plain) in rebound::editor::browser::plain_values(want) {
-        let (_, ptr, _) = map.iter().find(|(i, _, _)| i == id).expect(id);
+    for (id, v) in rebound::preset::plugin::plugin_values(want) {
+        let (_, ptr, _) = map.iter().find(|(i, _, _)| *i == id).expect("an id");
+        let plain = match v {
+            ParamValue::F32(x) => x,
+            ParamValue::I32(i) => i as f32,
+            ParamValue::Bool(b) => f32::from(u8::from(b)),
+            ParamValue::String(_) => continue,
+        };
         unsafe {
             ptr._internal_set_normalized_value(ptr.preview_normalized(plain));
         }
@@ -381,8 +388,9 @@ fn load_and_read(want: &EngineParams) -> EngineParams {
     params.engine_params()
 }
 
-/// Every parameter a preset holds reaches the plugin: numbers to f32 precision (through
-/// the log10 of the logarithmic ones), every choice exactly, at both range ends.
+/// Every parameter of every factory preset, and of both range ends, reaches the plugin
+/// through the setter's normalised values: numbers to f32 precision (through the log10
+/// of the logarithmic ones), every choice exactly.
 #[test]
 fn browser_loads_every_parameter() {
     let mut mixed = EngineParams::default();
@@ -392,7 +400,10 @@ fn browser_loads_every_parameter() {
     for (i, c) in spec::CHOICES.iter().enumerate() {
         (c.set)(&mut mixed, if i % 2 == 0 { usize::MAX } else { 0 });
     }
-    for want in [LIMITS[0], LIMITS[1], mixed] {
+    let mut cases = vec![LIMITS[0], LIMITS[1], mixed];
+    cases.extend(rebound::preset::factory().iter().map(|p| p.params));
+    assert!(cases.len() >= 3 + 16);
+    for want in cases {
         let got = load_and_read(&want);
         for n in &spec::NUMBERS {
             let (w, g) = ((n.get)(&want), (n.get)(&got));
@@ -405,6 +416,26 @@ fn browser_loads_every_parameter() {
         for c in &spec::CHOICES {
             assert_eq!((c.get)(&want), (c.get)(&got), "{}", c.id);
         }
+    }
+}
+
+/// The browser lists each category once, factory order first, user ones after.
+#[test]
+fn browser_lists_each_category_once() {
+    use rebound::editor::browser::categories;
+    let mut all = rebound::preset::factory().to_vec();
+    let d = EngineParams::default();
+    all.push(rebound::preset::Preset::new("a", "User", "", d));
+    all.push(rebound::preset::Preset::new("b", "Bounce", "", d));
+    all.push(rebound::preset::Preset::new("c", "User", "", d));
+    let cats = categories(&all);
+    let mut sorted = cats.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), cats.len(), "{cats:?}");
+    assert_eq!(cats.last(), Some(&"User"));
+    for p in &all {
+        assert!(cats.contains(&p.category.as_str()));
     }
 }
 
