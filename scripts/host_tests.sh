@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the release bundles and runs the real-host tests: pedalboard renders MIDI
-# through the VST3, and the editor is opened under Xvfb + openbox + xsettingsd and
+# through the VST3, every factory preset survives the host's save and reload bit for
+# bit (the preset values come from the debug CLI, `rebound presets --json --host`), and
+# the editor is opened under Xvfb + openbox + xsettingsd and
 # screenshotted to assets/editor.png, after a bouncing, gravity-in-contact note has
 # come to rest (so the screenshot shows the load-aware plots and readouts).
 #   scripts/host_tests.sh            # everything
@@ -36,6 +38,10 @@ fi
 export REBOUND_VST3="$BUNDLE"
 echo "== audio in pedalboard"
 .venv/bin/python tests/host_pedalboard.py
+
+echo "== factory presets through the host's save and reload"
+cargo build -q --features cli --bin rebound
+REBOUND_CLI="$TARGET/debug/rebound" .venv/bin/python tests/host_pedalboard.py --presets
 
 echo "== editor under Xvfb"
 DISPLAY_NUM=":$((90 + RANDOM % 9))"

@@ -101,7 +101,7 @@ const OPTIONS: [(&str, &[&str]); 5] = [
             "bend-range",
         ],
     ),
-    ("presets", &["json", "values"]),
+    ("presets", &["json", "values", "host"]),
 ];
 
 #[test]

@@ -312,3 +312,37 @@ fn every_factory_preset_loads_into_the_plugins_parameters() {
         }
     }
 }
+
+/// What the host test sets: every plugin parameter by its host name, normalised, and
+/// the normalised value maps back to the preset's plain value.
+#[test]
+fn host_values_name_every_parameter_and_map_back_to_the_preset() {
+    let params = ReboundParams::default();
+    let map = params.param_map();
+    for p in preset::factory() {
+        let host = preset::plugin::host_values(&p.params);
+        assert_eq!(host.len(), map.len(), "{}", p.name);
+        let plain = preset::plugin::plugin_values(&p.params);
+        for (h, (id, v)) in host.iter().zip(&plain) {
+            assert_eq!(&h.id, id);
+            assert!((0.0..=1.0).contains(&h.normalized), "{}: {}", p.name, h.id);
+            let (_, ptr, _) = map.iter().find(|(i, _, _)| *i == h.id).unwrap();
+            let back = unsafe {
+                assert_eq!(ptr.name(), h.name);
+                ptr.preview_plain(h.normalized)
+            };
+            let want = match v {
+                ParamValue::F32(x) => *x,
+                ParamValue::I32(i) => *i as f32,
+                ParamValue::Bool(b) => f32::from(u8::from(*b)),
+                ParamValue::String(_) => unreachable!(),
+            };
+            assert!(
+                (back - want).abs() <= 1e-5 * want.abs().max(1.0),
+                "{}: {} {want} -> {back}",
+                p.name,
+                h.id
+            );
+        }
+    }
+}

@@ -39,6 +39,42 @@ pub fn plugin_values(p: &EngineParams) -> Vec<(String, ParamValue)> {
         .collect()
 }
 
+/// One plugin parameter as a host sees it for a preset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostValue {
+    pub id: String,
+    /// The name the host shows.
+    pub name: String,
+    /// The host's normalised value, 0–1.
+    pub normalized: f32,
+}
+
+/// Every plugin parameter's host name and normalised value for `p`: what a host test
+/// sets to load a preset through the host's own parameter interface.
+pub fn host_values(p: &EngineParams) -> Vec<HostValue> {
+    let params = ReboundParams::default();
+    let mut out = Vec::new();
+    for (id, ptr, _) in params.param_map() {
+        let Some(v) = plain_of(&id, &ptr, p) else {
+            continue;
+        };
+        let plain = match v {
+            ParamValue::F32(x) => x,
+            ParamValue::I32(i) => i as f32,
+            ParamValue::Bool(b) => f32::from(u8::from(b)),
+            ParamValue::String(_) => continue,
+        };
+        // SAFETY: `ptr` points into `params`, alive for this loop.
+        let (name, normalized) = unsafe { (ptr.name().to_string(), ptr.preview_normalized(plain)) };
+        out.push(HostValue {
+            id,
+            name,
+            normalized,
+        });
+    }
+    out
+}
+
 /// Sets every parameter in `state` to `p`'s value (other entries, such as the editor's
 /// size, are kept). `GuiContext::set_state` then loads it exactly.
 pub fn apply_to_state(state: &mut PluginState, p: &EngineParams) {

@@ -13,6 +13,17 @@ pub struct PresetsArgs {
     #[arg(long, requires = "json",
           help = flag("With --json: every preset's parameters too, by their option names"))]
     values: bool,
+    #[arg(long, requires = "json",
+          help = flag("With --json: every plugin parameter's host name and normalised value \
+              (0-1) for the preset, as a host test sets them"))]
+    host: bool,
+}
+
+#[derive(Serialize)]
+struct HostJson {
+    id: String,
+    name: String,
+    normalized: f32,
 }
 
 #[derive(Serialize)]
@@ -24,6 +35,8 @@ struct PresetJson {
     source: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     params: Option<Map<String, Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host: Option<Vec<HostJson>>,
 }
 
 /// Every preset, factory first, and a warning line per unreadable user file (on stderr).
@@ -52,6 +65,16 @@ pub fn cmd_presets(a: &PresetsArgs) -> Result<String, String> {
                 description: p.description.clone(),
                 source,
                 params: a.values.then(|| p.params_json()),
+                host: a.host.then(|| {
+                    preset::plugin::host_values(&p.params)
+                        .into_iter()
+                        .map(|h| HostJson {
+                            id: h.id,
+                            name: h.name,
+                            normalized: h.normalized,
+                        })
+                        .collect()
+                }),
             })
             .collect();
         return serde_json::to_string_pretty(&rows).map_err(|e| e.to_string());
