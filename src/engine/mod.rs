@@ -9,6 +9,7 @@
 
 pub mod expression;
 pub mod humanize;
+pub mod level;
 mod offline;
 mod output;
 mod params;

@@ -4,6 +4,7 @@
 
 use super::expression::Expression;
 use super::humanize::Jitter;
+use super::level::{self, Calibration};
 use super::output::{PICKUP_SPREAD, pan_of};
 use super::params::EngineParams;
 use super::physical::{restitution_of, stiffness};
@@ -156,6 +157,11 @@ pub struct Voice {
     norm: Norm,
     /// Eq (9) at unit scale for the last Bounciness and Shape (see `model::hardness`).
     unit: UnitTime,
+    /// Level calibration of the last strike (see `level`).
+    cal: Calibration,
+    /// The calibrated gain of this strike: scales what it puts into the dry path and
+    /// the body (not the body's output: a re-strike does not step a ringing body).
+    gain: f64,
     fs: f64,
     declick: f64,
     declick_coef: f64,
@@ -205,6 +211,8 @@ impl Voice {
                 body_drive: 0.0,
             },
             unit,
+            cal: Calibration::default(),
+            gain: 1.0,
             fs,
             declick: 0.0,
             declick_coef: (-1.0 / (DECLICK_TIME * fs)).exp(),
@@ -251,6 +259,51 @@ impl Voice {
     /// real object struck again, and the dry pulse of a contact still in progress is
     /// handed to the de-click so the output stays continuous.
     pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
+        let gain = self.calibrate(p, key);
+        self.start(p, key, velocity, now);
+        self.gain = gain;
+    }
+
+    /// The gain that makes a full-velocity strike of `p` on `key` peak at
+    /// [`level::TARGET_PEAK`]: from the cache, or by playing that strike (one contact)
+    /// on a copy of this voice.
+    fn calibrate(&mut self, p: &EngineParams, key: u8) -> f64 {
+        // Keyed on what this note plays (its expression included).
+        let own = self.own(p, &self.jitter);
+        if let Some(g) = self.cal.lookup(&own, key, self.fs) {
+            return g;
+        }
+        let q = EngineParams {
+            bouncing: false,
+            ..*p
+        };
+        let mut probe = *self;
+        probe.kill();
+        probe.gain = 1.0;
+        // Full velocity is the top speed: the hit's speed jitter stays out of the level.
+        probe.jitter.speed = 1.0;
+        probe.start(&q, key, 1.0, 0);
+        let mix = level::mix_of(&q, q.mix);
+        let ring = level::ring_samples(probe.body.settings().f1, self.fs);
+        let max = (level::MAX_PROBE * self.fs) as usize;
+        let (mut peak, mut after) = (0.0f64, 0usize);
+        for _ in 0..max {
+            let Some(s) = probe.tick(&q, mix) else { break };
+            peak = peak.max(s.out.abs());
+            if !probe.in_contact() {
+                after += 1;
+                if after > ring {
+                    break;
+                }
+            }
+        }
+        let g = level::gain_for(peak);
+        self.cal.store(&own, key, self.fs, g);
+        g
+    }
+
+    /// Starts the strike itself (see [`strike`](Self::strike)), at the current gain.
+    fn start(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
         self.own_memo = None;
         let p = &self.own(p, &self.jitter);
         let restrike = self.active && !self.is_fading() && self.key == key;
@@ -430,8 +483,9 @@ impl Voice {
             u = (f_avg * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(self.budget));
             self.budget -= u;
         }
-        let (body, body_side) = self.body.tick_pickups(u * self.norm.body_drive);
-        let dry = FULL_SCALE * u;
+        let ug = self.gain * u;
+        let (body, body_side) = self.body.tick_pickups(ug * self.norm.body_drive);
+        let dry = FULL_SCALE * ug;
         self.declick *= self.declick_coef;
         let y = ((1.0 - mix) * dry + mix * FULL_SCALE * body + self.declick) * self.fade;
         // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).

@@ -83,7 +83,11 @@ impl Engine {
             now: 0,
             control: 0,
             output: OutputStage::new(fs),
-            mix: Smoothed::new(params.mix, SMOOTHING_TIME, fs),
+            mix: Smoothed::new(
+                super::level::mix_of(&params, params.mix),
+                SMOOTHING_TIME,
+                fs,
+            ),
             width: Smoothed::new(params.width, SMOOTHING_TIME, fs),
             body_smooth: [Smoothed::new(0.0, SMOOTHING_TIME, fs); 5],
             guard_events: 0,
@@ -115,7 +119,11 @@ impl Engine {
         }
         self.output = OutputStage::new(fs);
         self.output.set_gain(self.params.gain_db);
-        self.mix = Smoothed::new(self.params.mix, SMOOTHING_TIME, fs);
+        self.mix = Smoothed::new(
+            super::level::mix_of(&self.params, self.params.mix),
+            SMOOTHING_TIME,
+            fs,
+        );
         self.width = Smoothed::new(self.params.width, SMOOTHING_TIME, fs);
         let control_rate = fs / CONTROL_BLOCK as f64;
         let init = body_targets(&self.params);
@@ -341,7 +349,10 @@ impl Engine {
                 self.control_tick();
             }
             self.control = (self.control + 1) % CONTROL_BLOCK;
-            let mix = self.mix.next(self.params.mix.clamp(0.0, 1.0));
+            // Body None bypasses the mix (smoothed: no click when the body is switched).
+            let mix = self
+                .mix
+                .next(super::level::mix_of(&self.params, self.params.mix));
             let width = self.next_width();
             let p = self.body_params_now();
             let (mut mid, mut side) = (0.0, 0.0);

@@ -148,7 +148,8 @@ impl Coefs {
             return out;
         }
         let tilt = (st.brightness.clamp(0.0, 1.0) - 0.5) * 3.0;
-        let t60 = (st.t60 * st.kind.decay_scale()).max(1e-4);
+        // The user's T60 is the fundamental's (ratio 1), for every body.
+        let t60 = st.t60.max(1e-4);
         let e = st.kind.decay_exponent();
         // The gains are normalised over the fixed band; below 44.1 kHz the rate's own,
         // lower band limit silences more modes on top.

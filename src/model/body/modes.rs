@@ -51,16 +51,6 @@ impl BodyType {
             BodyType::WoodBlock => 1.0,
         }
     }
-
-    /// Scale of the user's T60 for this material (wood rings ten times shorter than
-    /// metal at the same setting; a membrane loses energy to the air).
-    pub(super) fn decay_scale(self) -> f64 {
-        match self {
-            BodyType::WoodBlock => 0.1,
-            BodyType::Membrane => 0.4,
-            _ => 1.0,
-        }
-    }
 }
 
 impl std::str::FromStr for BodyType {
