@@ -76,7 +76,10 @@ fn output_is_finite_at_every_range_end_rate_and_block_size() {
                 match id {
                     Some(id) => set_norm(&params, id, *end),
                     None => {
-                        for i in &ids {
+                        // Every parameter at its end but the output gain: a calibrated
+                        // strike peaks at −6 dBFS, and +12 dB on a few of them would
+                        // rightly reach the clip.
+                        for i in ids.iter().filter(|i| *i != "gain") {
                             set_norm(&params, i, *end);
                         }
                     }
