@@ -251,3 +251,37 @@ fn bad_presets_are_refused_clearly_with_exit_2() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The acceptance check: every preset, note 60 at full velocity, writes finite stereo
+/// audio peaking at −6 ±2 dBFS (the level calibration's promise for every patch).
+#[test]
+fn every_preset_renders_finite_stereo_at_minus_6_dbfs() {
+    let dir = tmp("level");
+    let mut report = Vec::new();
+    for p in preset::factory() {
+        let wav = dir.join(format!("{}.wav", preset::slug(&p.name)));
+        let (code, out, err) = rebound_in(
+            &dir,
+            &[
+                "render",
+                "--preset",
+                &p.name,
+                "--note",
+                "60",
+                "--velocity",
+                "127",
+                "--out",
+                wav.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(code, 0, "{}: {out}{err}", p.name);
+        let s = samples(&wav);
+        assert!(s.iter().all(|v| v.is_finite()), "{}", p.name);
+        let peak = s.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+        let db = 20.0 * (peak as f64).log10();
+        report.push(format!("{}: {db:.2} dBFS", p.name));
+        assert!((db + 6.0).abs() <= 2.0, "{}: peak {db:.2} dBFS", p.name);
+    }
+    println!("{}", report.join("\n"));
+    std::fs::remove_dir_all(&dir).ok();
+}
