@@ -55,14 +55,8 @@ pub fn host_values(p: &EngineParams) -> Vec<HostValue> {
     let params = ReboundParams::default();
     let mut out = Vec::new();
     for (id, ptr, _) in params.param_map() {
-        let Some(v) = plain_of(&id, &ptr, p) else {
+        let Some(plain) = plain_of(&id, &ptr, p).and_then(as_plain) else {
             continue;
-        };
-        let plain = match v {
-            ParamValue::F32(x) => x,
-            ParamValue::I32(i) => i as f32,
-            ParamValue::Bool(b) => f32::from(u8::from(b)),
-            ParamValue::String(_) => continue,
         };
         // SAFETY: `ptr` points into `params`, alive for this loop.
         let (name, normalized) = unsafe { (ptr.name().to_string(), ptr.preview_normalized(plain)) };
@@ -88,14 +82,8 @@ pub fn apply_to_state(state: &mut PluginState, p: &EngineParams) {
 /// the plain value for numbers).
 pub fn apply_with_setter(setter: &ParamSetter, params: &ReboundParams, p: &EngineParams) {
     for (id, ptr, _) in params.param_map() {
-        let Some(v) = plain_of(&id, &ptr, p) else {
+        let Some(plain) = plain_of(&id, &ptr, p).and_then(as_plain) else {
             continue;
-        };
-        let plain = match v {
-            ParamValue::F32(x) => x,
-            ParamValue::I32(i) => i as f32,
-            ParamValue::Bool(b) => f32::from(u8::from(b)),
-            ParamValue::String(_) => continue,
         };
         // SAFETY: `ptr` points into `params`, alive for this call; GUI thread.
         unsafe {
@@ -106,5 +94,16 @@ pub fn apply_with_setter(setter: &ParamSetter, params: &ReboundParams, p: &Engin
                 .raw_set_parameter_normalized(ptr, normalized);
             setter.raw_context.raw_end_set_parameter(ptr);
         }
+    }
+}
+
+/// A parameter value as the plain `f32` the host's normalisation takes (None for the
+/// string values no preset holds).
+fn as_plain(v: ParamValue) -> Option<f32> {
+    match v {
+        ParamValue::F32(x) => Some(x),
+        ParamValue::I32(i) => Some(i as f32),
+        ParamValue::Bool(b) => Some(f32::from(u8::from(b))),
+        ParamValue::String(_) => None,
     }
 }
