@@ -1,0 +1,82 @@
+//! Spectra for the tests: a radix-2 FFT, the A-weighting curve of IEC 61672-1 and the
+//! spectral centroid.
+#![allow(dead_code)]
+
+use std::f64::consts::PI;
+
+/// Power spectrum `|X_k|²` of `x` (zero-padded to a power of two), bins `0..=N/2`, and
+/// the bin width in Hz.
+pub fn power_spectrum(x: &[f32], fs: f64) -> (Vec<f64>, f64) {
+    let n = x.len().next_power_of_two().max(2);
+    let mut re: Vec<f64> = x.iter().map(|&s| s as f64).collect();
+    re.resize(n, 0.0);
+    let mut im = vec![0.0; n];
+    fft(&mut re, &mut im);
+    let p = (0..=n / 2).map(|k| re[k] * re[k] + im[k] * im[k]).collect();
+    (p, fs / n as f64)
+}
+
+/// In-place iterative radix-2 FFT; `re.len()` a power of two.
+fn fft(re: &mut [f64], im: &mut [f64]) {
+    let n = re.len();
+    let mut j = 0;
+    for i in 1..n {
+        let mut bit = n >> 1;
+        while j & bit != 0 {
+            j ^= bit;
+            bit >>= 1;
+        }
+        j |= bit;
+        if i < j {
+            re.swap(i, j);
+            im.swap(i, j);
+        }
+    }
+    let mut len = 2;
+    while len <= n {
+        let ang = -2.0 * PI / len as f64;
+        for start in (0..n).step_by(len) {
+            for k in 0..len / 2 {
+                let (s, c) = (ang * k as f64).sin_cos();
+                let (a, b) = (start + k, start + k + len / 2);
+                let (tr, ti) = (re[b] * c - im[b] * s, re[b] * s + im[b] * c);
+                re[b] = re[a] - tr;
+                im[b] = im[a] - ti;
+                re[a] += tr;
+                im[a] += ti;
+            }
+        }
+        len <<= 1;
+    }
+}
+
+/// A-weighting gain (linear amplitude) at `f` Hz, IEC 61672-1: `R_A(f)`, normalised to
+/// 0 dB at 1 kHz (the +2.00 dB of the standard).
+pub fn a_weight(f: f64) -> f64 {
+    let f2 = f * f;
+    let (c1, c2, c3, c4) = (20.598_997f64, 107.652_65f64, 737.862_23f64, 12_194.217f64);
+    let r = c4 * c4 * f2 * f2
+        / ((f2 + c1 * c1) * ((f2 + c2 * c2) * (f2 + c3 * c3)).sqrt() * (f2 + c4 * c4));
+    r * 10f64.powf(2.0 / 20.0)
+}
+
+/// A-weighted level of `x`, dB (relative: the same length and rate compare).
+pub fn a_weighted_db(x: &[f32], fs: f64) -> f64 {
+    let (p, df) = power_spectrum(x, fs);
+    let e: f64 = p
+        .iter()
+        .enumerate()
+        .map(|(k, v)| v * a_weight(k as f64 * df).powi(2))
+        .sum();
+    10.0 * e.log10()
+}
+
+/// Spectral centroid of `x`, Hz: `Σ f |X|² / Σ |X|²`.
+pub fn centroid(x: &[f32], fs: f64) -> f64 {
+    let (p, df) = power_spectrum(x, fs);
+    let (num, den) = p
+        .iter()
+        .enumerate()
+        .fold((0.0, 0.0), |a, (k, v)| (a.0 + k as f64 * df * v, a.1 + v));
+    num / den
+}
