@@ -148,8 +148,6 @@ fn hardness_sweep() -> Vec<(f64, f64, f64, f64)> {
         .collect()
 }
 
-#[test]
-
 /// The top of the Hardness range still brightens the sound at 44.1 kHz: the spectral
 /// centroid of the default patch rises at every step, and every step's peak is the
 /// calibrated −6 ±2 dBFS. The A-weighted level is printed, not asserted: it spans
