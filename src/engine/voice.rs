@@ -7,12 +7,17 @@ use super::humanize::Jitter;
 use super::level::{self, Calibration};
 use super::output::{PICKUP_SPREAD, pan_of};
 use super::params::EngineParams;
-use super::physical::{restitution_of, stiffness};
-use crate::model::body::{BodySettings, BodyType, ModalBody};
+use crate::model::body::{BodyType, ModalBody};
 use crate::model::hardness::UnitTime;
-use crate::model::{BounceSample, Bouncer, Contact, Latch, Phase, Scheme, Train};
+use crate::model::{BounceSample, Bouncer, Contact, Phase};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
+mod settings;
+use settings::contact_cached;
+pub use settings::{
+    body_settings, contact_of, latch_cached, latch_of, train_of, velocity_to_speed,
+};
+
 pub const FULL_SCALE: f64 = 0.5;
 /// The normalised excitation is limited to this many times the analytic peak of a
 /// full-velocity strike: anything above is integrator error on a contact shorter than a
@@ -69,68 +74,6 @@ impl Norm {
             body_drive,
         }
     }
-}
-
-/// The contact and scheme the parameters ask for now (in Playable mode `k` from
-/// Hardness; `μ` is `p.mu`, which a restitution overrides per strike, see [`latch_of`]).
-/// Not for the audio thread: see [`latch_cached`].
-pub fn contact_of(p: &EngineParams) -> (Contact, Scheme) {
-    contact_cached(p, &mut UnitTime::default())
-}
-
-fn contact_cached(p: &EngineParams, unit: &mut UnitTime) -> (Contact, Scheme) {
-    (
-        Contact::new(stiffness(p, unit), p.mu, p.alpha, p.mass),
-        Scheme::new(p.method, p.correction, p.clamp_target),
-    )
-}
-
-/// What a contact starting now latches: the contact, the scheme, and the restitution
-/// the damping comes from where it does (always Bounciness in Playable mode). Not for
-/// the audio thread: see [`latch_cached`].
-pub fn latch_of(p: &EngineParams) -> Latch {
-    latch_cached(p, &mut UnitTime::default())
-}
-
-/// [`latch_of`] with the eq (9) quadrature behind Hardness cached in `unit`: free
-/// unless Bounciness or Shape changed since the last call.
-pub fn latch_cached(p: &EngineParams, unit: &mut UnitTime) -> Latch {
-    let (contact, scheme) = contact_cached(p, unit);
-    Latch {
-        contact,
-        scheme,
-        restitution: restitution_of(p),
-    }
-}
-
-/// The bouncing the parameters ask for.
-pub fn train_of(p: &EngineParams) -> Train {
-    Train {
-        gravity: p.bouncing.then_some(p.gravity),
-        in_contact: p.gravity_in_contact,
-    }
-}
-
-/// The body the parameters ask for, for MIDI `key`.
-pub fn body_settings(p: &EngineParams, key: u8) -> BodySettings {
-    let f1 = p.body_freq * 2f64.powf(p.key_track * (key as f64 - 60.0) / 12.0);
-    BodySettings {
-        kind: p.body,
-        f1,
-        t60: p.t60,
-        brightness: p.brightness,
-        position: p.position,
-    }
-}
-
-/// The impact speed for a MIDI velocity in `[0, 1]`: `v_min + (v_max − v_min) vel^curve`.
-pub fn velocity_to_speed(p: &EngineParams, velocity: f64) -> f64 {
-    let (lo, hi) = if p.v_min <= p.v_max {
-        (p.v_min, p.v_max)
-    } else {
-        (p.v_max, p.v_min)
-    };
-    lo + (hi - lo) * velocity.clamp(0.0, 1.0).powf(p.velocity_curve)
 }
 
 /// What one voice did at one sample.
