@@ -11,6 +11,7 @@
 //! upper modes at 15 kHz peak between the samples of 44.1 kHz). The peaks are printed
 //! as well.
 
+use rebound::editor::plots::spectrum::fft;
 use rebound::engine::{EngineParams, NoteSpec, render};
 use rebound::model::body::BodyType;
 
@@ -22,45 +23,6 @@ const LENGTH: f64 = 0.2;
 /// The centroid counts only frequencies below this, so that every rate sees the same
 /// band (44.1 kHz has nothing above 22.05 kHz).
 const CENTROID_LIMIT: f64 = 20_000.0;
-
-/// In-place iterative radix-2 FFT (`re.len()` a power of two).
-fn fft(re: &mut [f64], im: &mut [f64]) {
-    let n = re.len();
-    let mut j = 0;
-    for i in 1..n {
-        let mut bit = n >> 1;
-        while j & bit != 0 {
-            j ^= bit;
-            bit >>= 1;
-        }
-        j |= bit;
-        if i < j {
-            re.swap(i, j);
-            im.swap(i, j);
-        }
-    }
-    let mut len = 2;
-    while len <= n {
-        let ang = -2.0 * std::f64::consts::PI / len as f64;
-        let (wr, wi) = (ang.cos(), ang.sin());
-        for start in (0..n).step_by(len) {
-            let (mut cr, mut ci) = (1.0, 0.0);
-            for k in 0..len / 2 {
-                let (a, b) = (start + k, start + k + len / 2);
-                let tr = re[b] * cr - im[b] * ci;
-                let ti = re[b] * ci + im[b] * cr;
-                re[b] = re[a] - tr;
-                im[b] = im[a] - ti;
-                re[a] += tr;
-                im[a] += ti;
-                let c = cr * wr - ci * wi;
-                ci = cr * wi + ci * wr;
-                cr = c;
-            }
-        }
-        len <<= 1;
-    }
-}
 
 /// Power-weighted mean frequency below [`CENTROID_LIMIT`], Hz.
 fn centroid(x: &[f32], fs: f64) -> f64 {

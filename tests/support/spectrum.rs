@@ -1,8 +1,8 @@
-//! Spectra for the tests: a radix-2 FFT, the A-weighting curve of IEC 61672-1 and the
+//! Spectra for the tests: the editor's FFT, the A-weighting curve of IEC 61672-1 and the
 //! spectral centroid.
 #![allow(dead_code)]
 
-use std::f64::consts::PI;
+use rebound::editor::plots::spectrum::fft;
 
 /// Power spectrum `|X_k|²` of `x` (zero-padded to a power of two), bins `0..=N/2`, and
 /// the bin width in Hz.
@@ -14,40 +14,6 @@ pub fn power_spectrum(x: &[f32], fs: f64) -> (Vec<f64>, f64) {
     fft(&mut re, &mut im);
     let p = (0..=n / 2).map(|k| re[k] * re[k] + im[k] * im[k]).collect();
     (p, fs / n as f64)
-}
-
-/// In-place iterative radix-2 FFT; `re.len()` a power of two.
-fn fft(re: &mut [f64], im: &mut [f64]) {
-    let n = re.len();
-    let mut j = 0;
-    for i in 1..n {
-        let mut bit = n >> 1;
-        while j & bit != 0 {
-            j ^= bit;
-            bit >>= 1;
-        }
-        j |= bit;
-        if i < j {
-            re.swap(i, j);
-            im.swap(i, j);
-        }
-    }
-    let mut len = 2;
-    while len <= n {
-        let ang = -2.0 * PI / len as f64;
-        for start in (0..n).step_by(len) {
-            for k in 0..len / 2 {
-                let (s, c) = (ang * k as f64).sin_cos();
-                let (a, b) = (start + k, start + k + len / 2);
-                let (tr, ti) = (re[b] * c - im[b] * s, re[b] * s + im[b] * c);
-                re[b] = re[a] - tr;
-                im[b] = im[a] - ti;
-                re[a] += tr;
-                im[a] += ti;
-            }
-        }
-        len <<= 1;
-    }
 }
 
 /// A-weighting gain (linear amplitude) at `f` Hz, IEC 61672-1: `R_A(f)`, normalised to
