@@ -11,7 +11,7 @@
 //! upper modes at 15 kHz peak between the samples of 44.1 kHz). The peaks are printed
 //! as well.
 
-use rebound::editor::plots::spectrum::fft;
+use rebound::analysis::fft;
 use rebound::engine::{EngineParams, NoteSpec, render};
 use rebound::model::body::BodyType;
 

@@ -6,10 +6,10 @@
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use proptest::prelude::*;
+use rebound::analysis::{fft, spectrum_db};
 use rebound::editor::capture::{CAPTURE_LEN, Capture};
 use rebound::editor::meter::{Ballistics, FALL_DB_PER_S, HOLD_S, METER_FLOOR_DB, PeakMeter, dbfs};
 use rebound::editor::pad::{PAD_MIN_VELOCITY, PAD_QUEUE, PadEvent, PadQueue, velocity_at};
-use rebound::editor::plots::spectrum::{fft, spectrum_db};
 use rebound::editor::plots::wave::envelope;
 use rebound::engine::spec::{self, Scale};
 use rebound::engine::{EngineParams, LIMITS};

@@ -2,7 +2,7 @@
 //! spectral centroid.
 #![allow(dead_code)]
 
-use rebound::editor::plots::spectrum::fft;
+use rebound::analysis::fft;
 
 /// Power spectrum `|X_k|²` of `x` (zero-padded to a power of two), bins `0..=N/2`, and
 /// the bin width in Hz.
