@@ -82,7 +82,12 @@ fn bench_note_on(c: &mut Criterion) {
             let mut n = 0u32;
             b.iter(|| {
                 n += 1;
-                v.strike(black_box(if n % 2 == 0 { &p } else { &q }), 60, 1.0, 0)
+                v.strike(
+                    black_box(if n.is_multiple_of(2) { &p } else { &q }),
+                    60,
+                    1.0,
+                    0,
+                )
             });
         });
     }
