@@ -13,6 +13,12 @@
 //!   no note-off is held. At one sample, note-offs of earlier notes come before
 //!   note-ons (a repeated key is released, then struck), and a zero-length note's off
 //!   after its on.
+//! - **Expression.** Channel pressure, polyphonic key pressure, pitch bend and control
+//!   changes reach the engine as the plugin hands them on from a host (normalised the
+//!   same way), at their samples: pressure damps the body, pitch bend bends it by up to
+//!   `--bend-range`, CC 74 moves the strike position and CC 1 whatever `--mod-wheel`
+//!   names. At one sample they come after the note-offs of earlier notes and before the
+//!   note-ons (a file's bend reset before its note applies to that note).
 //! - **Length.** With `--duration` the output has exactly that length. Without it, it
 //!   runs to the last note event and then on until every voice has ended (at most
 //!   [`TAIL_CAP`] s more); a file whose notes run past [`MAX_SECONDS`] is refused.
@@ -27,7 +33,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 mod song;
-pub use song::{ArgError, Note, Song};
+pub use song::{ArgError, Control, Expr, Note, Song};
 
 /// Longest tail rendered after the last note event while waiting for the voices to end, s.
 pub const TAIL_CAP: f64 = 600.0;
@@ -41,28 +47,65 @@ pub struct MidiArgs {
     pub per_track: bool,
 }
 
-/// Renders `notes` through a fresh engine: `samples` long, or (`None`) until every
-/// voice has ended after the last note event, at most [`TAIL_CAP`] s more.
+/// What happens at one sample of a MIDI render, in the order of its variants.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// The off of a note that began earlier.
+    OffEarlier(usize),
+    Control(usize),
+    On(usize),
+    /// The off of a note that began at this sample.
+    OffNow(usize),
+}
+
+/// Renders `notes` and `controls` through a fresh engine: `samples` long, or (`None`)
+/// until every voice has ended after the last event, at most [`TAIL_CAP`] s more.
 pub fn render_notes(
     params: &EngineParams,
     fs: f64,
     notes: &[Note],
+    controls: &[Control],
     samples: Option<usize>,
     with_force: bool,
 ) -> Rendered {
     let mut engine = Engine::new(fs);
     engine.set_params(params);
     engine.set_sample_rate(fs);
-    // (sample, order, note): order 0 the off of an earlier note, 1 an on, 2 the off of
-    // a note that began at this sample.
-    let mut events: Vec<(usize, u8, usize)> = Vec::with_capacity(2 * notes.len());
+    let mut events: Vec<(usize, Step)> = Vec::with_capacity(2 * notes.len() + controls.len());
     for (i, n) in notes.iter().enumerate() {
-        events.push((n.at, 1, i));
+        events.push((n.at, Step::On(i)));
         if let Some(off) = n.off {
-            events.push((off, if off > n.at { 0 } else { 2 }, i));
+            events.push((
+                off,
+                if off > n.at {
+                    Step::OffEarlier(i)
+                } else {
+                    Step::OffNow(i)
+                },
+            ));
         }
     }
-    events.sort_by_key(|e| (e.0, e.1));
+    // Without a length the render runs to the last note event, then on while voices
+    // sound: messages after that event are applied in that tail, as long as it lasts.
+    let last_note = events.iter().map(|e| e.0).max().unwrap_or(0);
+    let (now, late): (Vec<_>, Vec<_>) = controls
+        .iter()
+        .enumerate()
+        .partition(|(_, c)| samples.is_some() || c.at <= last_note);
+    events.extend(now.iter().map(|&(i, c)| (c.at, Step::Control(i))));
+    let mut late = late.into_iter().peekable();
+    // Stable within a kind: file order.
+    events.sort_by_key(|&(at, step)| {
+        (
+            at,
+            match step {
+                Step::OffEarlier(_) => 0,
+                Step::Control(_) => 1,
+                Step::On(_) => 2,
+                Step::OffNow(_) => 3,
+            },
+        )
+    });
     let last = events.last().map_or(0, |e| e.0);
     let end = samples.unwrap_or(last);
     let mut left: Vec<f32> = Vec::with_capacity(end + 1);
@@ -81,16 +124,21 @@ pub fn render_notes(
             engine.render(l, r);
         }
     };
-    for &(at, order, i) in &events {
+    for &(at, step) in &events {
         if at >= end && samples.is_some() {
             break;
         }
         run(&mut engine, &mut left, &mut right, at);
-        let n = &notes[i];
-        if order == 1 {
-            engine.note_on(n.key, n.velocity, n.channel, None);
-        } else {
-            engine.note_off(Some(n.key), Some(n.channel), None);
+        match step {
+            Step::On(i) => {
+                let n = &notes[i];
+                engine.note_on(n.key, n.velocity, n.channel, None);
+            }
+            Step::OffEarlier(i) | Step::OffNow(i) => {
+                let n = &notes[i];
+                engine.note_off(Some(n.key), Some(n.channel), None);
+            }
+            Step::Control(i) => apply(&mut engine, &controls[i]),
         }
     }
     match samples {
@@ -99,12 +147,27 @@ pub fn render_notes(
             // Sample by sample until the last voice has ended: the output stops there.
             let cap = end + (TAIL_CAP * fs).round() as usize;
             while left.len() < cap && (engine.active_voices() > 0 || left.is_empty()) {
+                while let Some((_, c)) = late.next_if(|(_, c)| c.at <= left.len()) {
+                    apply(&mut engine, c);
+                }
                 let to = left.len() + 1;
                 run(&mut engine, &mut left, &mut right, to);
             }
         }
     }
     Rendered::from_engine(&engine, fs, left, right, force)
+}
+
+/// Hands one expression message to the engine, as the plugin does a host's.
+fn apply(engine: &mut Engine, c: &Control) {
+    match c.expr {
+        Expr::Pressure(v) => engine.channel_pressure(c.channel, v),
+        Expr::KeyPressure { key, value } => {
+            engine.poly_pressure(None, Some(key), Some(c.channel), value)
+        }
+        Expr::Bend(v) => engine.pitch_bend(c.channel, v),
+        Expr::Cc { cc, value } => engine.control_change(c.channel, cc, value),
+    }
 }
 
 /// One output: a file, a track of it (`None`: all merged), and where it goes.
@@ -229,7 +292,8 @@ pub fn render_midi(
                 song.path.display()
             )));
         }
-        notes.push(n);
+        // Channel messages act on their channel whichever track holds them.
+        notes.push((n, song.controls(None, fs)));
     }
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -242,7 +306,8 @@ pub fn render_midi(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    let r = render_job(job, &notes[i], params, fs, samples, plot, bits);
+                    let (n, c) = &notes[i];
+                    let r = render_job(job, n, c, params, fs, samples, plot, bits);
                     results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
                 }
             });
@@ -257,16 +322,18 @@ pub fn render_midi(
 }
 
 /// Renders and writes one output; its summary line.
+#[allow(clippy::too_many_arguments)]
 fn render_job(
     job: &Job,
     notes: &[Note],
+    controls: &[Control],
     params: &EngineParams,
     fs: f64,
     samples: Option<usize>,
     plot: Option<&Path>,
     bits: u16,
 ) -> Result<String, ArgError> {
-    let r = render_notes(params, fs, notes, samples, plot.is_some());
+    let r = render_notes(params, fs, notes, controls, samples, plot.is_some());
     write_wav(&job.out, fs.round() as u32, bits, &r.left, &r.right)
         .map_err(|e| ArgError(format!("--out: cannot write {}: {e}", job.out.display())))?;
     if let Some(path) = plot {

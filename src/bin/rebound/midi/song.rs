@@ -1,5 +1,6 @@
-//! Reading a Standard MIDI File: the tempo map ([`Clock`]) and the notes of each track,
-//! paired and placed at their samples.
+//! Reading a Standard MIDI File: the tempo map ([`Clock`]), the notes of each track,
+//! paired and placed at their samples, and its expression (pressure, pitch bend and
+//! the controllers the plugin listens to).
 
 use midly::{MetaMessage, MidiMessage, Smf, Timing, TrackEventKind};
 use std::collections::{BTreeMap, VecDeque};
@@ -90,11 +91,43 @@ struct NoteEvent {
     velocity: Option<u8>,
 }
 
-/// A parsed MIDI file: its clock and the note events of each track (file order).
+/// An expression message, normalised as a plugin host hands it over: 7-bit values
+/// over 127, the 14-bit pitch bend over 16383 (so 0.5 is about no bend).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Expr {
+    /// Channel pressure (MPE pressure).
+    Pressure(f32),
+    /// Polyphonic key pressure of one key.
+    KeyPressure { key: u8, value: f32 },
+    /// Pitch bend, 0.5 = none.
+    Bend(f32),
+    /// A control change (the engine listens to CC 1 and CC 74).
+    Cc { cc: u8, value: f32 },
+}
+
+/// An expression message of one track: absolute tick, channel and what it says.
+#[derive(Clone, Copy, Debug)]
+struct ExprEvent {
+    tick: u64,
+    channel: u8,
+    expr: Expr,
+}
+
+/// An expression message at its sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Control {
+    pub at: usize,
+    pub channel: u8,
+    pub expr: Expr,
+}
+
+/// A parsed MIDI file: its clock and the note and expression events of each track
+/// (file order).
 pub struct Song {
     pub path: PathBuf,
     pub clock: Clock,
     tracks: Vec<Vec<NoteEvent>>,
+    exprs: Vec<Vec<ExprEvent>>,
 }
 
 impl Song {
@@ -117,11 +150,23 @@ impl Song {
         }
         let mut tempos = Vec::new();
         let mut tracks = Vec::with_capacity(smf.tracks.len());
+        let mut exprs = Vec::with_capacity(smf.tracks.len());
         for track in &smf.tracks {
             let mut tick = 0u64;
             let mut notes = Vec::new();
+            let mut track_exprs = Vec::new();
             for ev in track {
                 tick += ev.delta.as_int() as u64;
+                if let TrackEventKind::Midi { channel, message } = ev.kind
+                    && let Some(expr) = expr_of(message)
+                {
+                    track_exprs.push(ExprEvent {
+                        tick,
+                        channel: channel.as_int(),
+                        expr,
+                    });
+                    continue;
+                }
                 let (channel, key, velocity) = match ev.kind {
                     TrackEventKind::Meta(MetaMessage::Tempo(us)) => {
                         tempos.push((tick, us.as_int() as u64));
@@ -146,11 +191,13 @@ impl Song {
                 });
             }
             tracks.push(notes);
+            exprs.push(track_exprs);
         }
         Ok(Self {
             path: path.to_path_buf(),
             clock: Clock::new(smf.header.timing, tempos)?,
             tracks,
+            exprs,
         })
     }
 
@@ -170,6 +217,42 @@ impl Song {
         events.sort_by_key(|e| e.tick); // stable: file order within a tick
         pair(&events, &self.clock, fs)
     }
+
+    /// The expression messages of one track (`Some(i)`) or of all tracks merged, at
+    /// their samples, in time order (file order within a tick).
+    pub fn controls(&self, track: Option<usize>, fs: f64) -> Vec<Control> {
+        let mut events: Vec<ExprEvent> = match track {
+            Some(i) => self.exprs[i].clone(),
+            None => self.exprs.concat(),
+        };
+        events.sort_by_key(|e| e.tick);
+        events
+            .iter()
+            .map(|e| Control {
+                at: self.clock.sample(e.tick, fs),
+                channel: e.channel,
+                expr: e.expr,
+            })
+            .collect()
+    }
+}
+
+/// The expression a MIDI message carries, if any.
+fn expr_of(message: MidiMessage) -> Option<Expr> {
+    let seven = |v: midly::num::u7| v.as_int() as f32 / 127.0;
+    Some(match message {
+        MidiMessage::ChannelAftertouch { vel } => Expr::Pressure(seven(vel)),
+        MidiMessage::Aftertouch { key, vel } => Expr::KeyPressure {
+            key: key.as_int(),
+            value: seven(vel),
+        },
+        MidiMessage::PitchBend { bend } => Expr::Bend(bend.0.as_int() as f32 / 16383.0),
+        MidiMessage::Controller { controller, value } => Expr::Cc {
+            cc: controller.as_int(),
+            value: seven(value),
+        },
+        _ => return None,
+    })
 }
 
 /// A note at its samples: on at `at`, off at `off` (`None`: held).
