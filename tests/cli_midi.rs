@@ -6,7 +6,10 @@
 use midly::num::{u4, u7, u15, u24, u28};
 use midly::{Format, Header, MetaMessage, MidiMessage, Smf, Timing, TrackEvent, TrackEventKind};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+#[path = "support/cli.rs"]
+mod cli;
+use cli::{read_left, render_midi};
 
 const TPQ: u64 = 480;
 const FS: f64 = 44_100.0;
@@ -127,45 +130,6 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
-fn rebound(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_rebound"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
-
-/// The left channel of a stereo float WAV, and its rate.
-fn read_wav(path: &Path) -> (Vec<f32>, u32) {
-    let mut r = hound::WavReader::open(path).unwrap();
-    let spec = r.spec();
-    assert_eq!(spec.channels, 2);
-    let s: Vec<f32> = r.samples::<f32>().map(|v| v.unwrap()).collect();
-    (s.chunks(2).map(|c| c[0]).collect(), spec.sample_rate)
-}
-
-/// Renders `mid` to `out` at 44.1 kHz in damp mode with `extra` options; asserts success.
-fn render(mid: &Path, out: &Path, extra: &[&str]) -> String {
-    let mut args = vec![
-        "render",
-        "--midi",
-        mid.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--fs",
-        "44100",
-    ];
-    args.extend(extra);
-    let (code, stdout, stderr) = rebound(&args);
-    assert_eq!(code, 0, "{args:?}: {stderr}");
-    assert!(stderr.is_empty(), "{stderr}");
-    stdout
-}
-
 /// The dry pulse alone: no body, dry mix, damp mode.
 const DRY: [&str; 8] = [
     "--body",
@@ -204,9 +168,9 @@ fn every_onset_on_its_exact_sample_and_the_render_runs_to_the_end() {
     let notes = score();
     write_midi(&mid, &notes);
     let out = d.join("dry.wav");
-    let said = render(&mid, &out, &DRY);
+    let said = render_midi(&mid, &out, &DRY);
     assert!(said.contains("11 notes"), "{said}");
-    let (x, rate) = read_wav(&out);
+    let (x, rate) = read_left(&out);
     assert_eq!(rate, 44_100);
     let expected: Vec<usize> = notes.iter().map(|n| expected_sample(n.on)).collect();
     // The score really exercises the tempo map: a note 7 ticks after a beat, and ticks
@@ -222,8 +186,8 @@ fn every_onset_on_its_exact_sample_and_the_render_runs_to_the_end() {
     let short = d.join("short.wav");
     let mut args = DRY.to_vec();
     args.extend(["--duration", "2"]);
-    render(&mid, &short, &args);
-    let (y, _) = read_wav(&short);
+    render_midi(&mid, &short, &args);
+    let (y, _) = read_left(&short);
     assert_eq!(y.len(), 88_200);
     assert_eq!(&x[..88_200], &y[..], "the same samples up to --duration");
     std::fs::remove_dir_all(&d).ok();
@@ -249,13 +213,13 @@ fn note_offs_damp_in_damp_mode() {
     let damped = d.join("damp.wav");
     let mut args = bell.to_vec();
     args.extend(["--note-off", "damp"]);
-    render(&mid, &damped, &args);
+    render_midi(&mid, &damped, &args);
     let ringing = d.join("ring.wav");
     let mut args = bell.to_vec();
     args.extend(["--note-off", "ring"]);
-    render(&mid, &ringing, &args);
-    let (x, _) = read_wav(&damped);
-    let (r, _) = read_wav(&ringing);
+    render_midi(&mid, &ringing, &args);
+    let (x, _) = read_left(&damped);
+    let (r, _) = read_left(&ringing);
     let win = 441; // 10 ms
     for n in &notes {
         let off = expected_sample(n.off);
@@ -295,12 +259,12 @@ fn per_track_writes_one_file_per_track() {
     let out = d.join("mix.wav");
     let mut args = DRY.to_vec();
     args.push("--per-track");
-    let said = render(&mid, &out, &args);
+    let said = render_midi(&mid, &out, &args);
     assert!(!out.exists(), "no merged file with --per-track");
     for track in 0..2 {
         let path = d.join(format!("mix_track{}.wav", track + 1));
         assert!(said.contains(path.to_str().unwrap()), "{said}");
-        let (x, _) = read_wav(&path);
+        let (x, _) = read_left(&path);
         let expected: Vec<usize> = notes
             .iter()
             .filter(|n| n.track == track)
@@ -342,11 +306,11 @@ fn several_files_in_one_call() {
     ]);
     args.extend(["--fs", "44100"]);
     args.extend(DRY);
-    let (code, stdout, stderr) = rebound(&args);
+    let (code, stdout, stderr) = cli::rebound(&args);
     assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout.lines().count(), 2, "{stdout}");
     for (name, score) in [("a", &notes), ("b", &later)] {
-        let (x, _) = read_wav(&outdir.join(format!("{name}.wav")));
+        let (x, _) = read_left(&outdir.join(format!("{name}.wav")));
         let expected: Vec<usize> = score.iter().map(|n| expected_sample(n.on)).collect();
         assert_eq!(onsets(&x), expected, "{name}");
     }
@@ -361,7 +325,7 @@ fn several_files_in_one_call() {
     ]);
     args.extend(["--fs", "44100"]);
     args.extend(DRY);
-    let (code, _, stderr) = rebound(&args);
+    let (code, _, stderr) = cli::rebound(&args);
     assert_eq!(code, 0, "{stderr}");
     assert!(d.join("r_a.wav").exists() && d.join("r_b.wav").exists());
     std::fs::remove_dir_all(&d).ok();
@@ -381,7 +345,7 @@ fn bad_midi_files_are_refused_with_one_line() {
     let missing = d.join("missing.mid");
     let out = d.join("o.wav");
     for f in [&junk, &text, &missing] {
-        let (code, stdout, stderr) = rebound(&[
+        let (code, stdout, stderr) = cli::rebound(&[
             "render",
             "--midi",
             f.to_str().unwrap(),
@@ -400,10 +364,10 @@ fn bad_midi_files_are_refused_with_one_line() {
     write_midi(&song, &score());
     let s = song.to_str().unwrap();
     let o = out.to_str().unwrap();
-    let (code, _, stderr) = rebound(&["render", "--midi", s, "--note", "60", "--out", o]);
+    let (code, _, stderr) = cli::rebound(&["render", "--midi", s, "--note", "60", "--out", o]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--note"), "{stderr}");
-    let (code, _, stderr) = rebound(&["render", "--per-track", "--out", o]);
+    let (code, _, stderr) = cli::rebound(&["render", "--per-track", "--out", o]);
     assert_eq!(code, 2);
     assert!(stderr.contains("--per-track"), "{stderr}");
     // Two inputs with one name would write one output twice.
@@ -412,7 +376,7 @@ fn bad_midi_files_are_refused_with_one_line() {
     let twin = sub.join("song.mid");
     write_midi(&twin, &score());
     let t = twin.to_str().unwrap();
-    let (code, _, stderr) = rebound(&["render", "--midi", s, "--midi", t, "--out", o]);
+    let (code, _, stderr) = cli::rebound(&["render", "--midi", s, "--midi", t, "--out", o]);
     assert_eq!(code, 2);
     assert!(stderr.contains("two outputs"), "{stderr}");
     std::fs::remove_dir_all(&d).ok();
@@ -452,8 +416,8 @@ fn smpte_division_ignores_tempo() {
     };
     smf.save(&mid).unwrap();
     let out = d.join("tc.wav");
-    render(&mid, &out, &DRY);
-    let (x, _) = read_wav(&out);
+    render_midi(&mid, &out, &DRY);
+    let (x, _) = read_left(&out);
     // 0, 0.333 s and 1.334 s at 44.1 kHz.
     assert_eq!(onsets(&x), vec![0, 14_685, 58_829]);
     std::fs::remove_dir_all(&d).ok();

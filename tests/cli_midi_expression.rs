@@ -72,24 +72,10 @@ fn render(d: &Path, name: &str, events: &[(u64, u8, MidiMessage)], extra: &[&str
     let mid = d.join(format!("{name}.mid"));
     let out = d.join(format!("{name}.wav"));
     write(&mid, events);
-    let mut args = vec![
-        "render",
-        "--midi",
-        mid.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--fs",
-        "44100",
-        "--mix",
-        "1",
-        "--bend-range",
-        "12",
-    ];
+    let mut args = vec!["--mix", "1", "--bend-range", "12"];
     args.extend(extra);
-    let (code, _, stderr) = cli::rebound(&args);
-    assert_eq!(code, 0, "{args:?}: {stderr}");
-    let (_, s) = cli::read_wav(&out);
-    s.chunks(2).map(|c| c[0]).collect()
+    cli::render_midi(&mid, &out, &args);
+    cli::read_left(&out).0
 }
 
 /// The frequency of the strongest bin of `x` above 100 Hz.

@@ -112,6 +112,32 @@ pub fn train_json(extra: &[&str]) -> String {
     stdout
 }
 
+/// Runs `rebound render --midi MID --out OUT --fs 44100` with `extra` options and
+/// asserts it succeeded quietly; its standard output.
+pub fn render_midi(mid: &std::path::Path, out: &std::path::Path, extra: &[&str]) -> String {
+    let mut args = vec![
+        "render",
+        "--midi",
+        mid.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--fs",
+        "44100",
+    ];
+    args.extend(extra);
+    let (code, stdout, stderr) = rebound(&args);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    stdout
+}
+
+/// The left channel of a stereo WAV, and its rate.
+pub fn read_left(path: &std::path::Path) -> (Vec<f32>, u32) {
+    let (spec, s) = read_wav(path);
+    assert_eq!(spec.channels, 2);
+    (s.chunks(2).map(|c| c[0]).collect(), spec.sample_rate)
+}
+
 /// Reads a WAV: its spec and its samples as f32 (24-bit PCM scaled to ±1).
 pub fn read_wav(path: &std::path::Path) -> (hound::WavSpec, Vec<f32>) {
     let mut r = hound::WavReader::open(path).unwrap();
