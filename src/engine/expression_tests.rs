@@ -94,6 +94,7 @@ fn extremes_stay_finite_and_in_range() {
                     pressure: 1.0,
                     timbre: 1.0,
                 },
+                zone_bend: x,
                 wheel: 1.0,
             };
             for w in ModWheel::ALL {

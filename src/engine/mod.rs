@@ -10,6 +10,7 @@
 pub mod expression;
 pub mod humanize;
 pub mod level;
+pub mod mpe;
 mod offline;
 mod output;
 mod params;

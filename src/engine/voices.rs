@@ -4,6 +4,7 @@
 
 use super::expression::ChannelExpression;
 use super::humanize::Humanizer;
+use super::mpe::Zones;
 use super::output::OutputStage;
 use super::params::{EngineParams, MAX_VOICES, NoteOff};
 use super::smoothing::{SMOOTHING_TIME, Smoothed};
@@ -69,6 +70,9 @@ pub struct Engine {
     /// What each MIDI channel applies to its notes (MPE), and the mod wheel.
     channels: [ChannelExpression; 16],
     wheel: f64,
+    /// The MPE zones, and the bend of each zone's master channel (lower, upper).
+    zones: Zones,
+    zone_bend: [f64; 2],
 }
 
 impl Engine {
@@ -100,6 +104,8 @@ impl Engine {
             trace_sink: None,
             channels: [ChannelExpression::default(); 16],
             wheel: 0.0,
+            zones: Zones::default(),
+            zone_bend: [0.0; 2],
         };
         e.set_sample_rate(fs);
         e
@@ -142,6 +148,8 @@ impl Engine {
         self.output.reset();
         self.channels = [ChannelExpression::default(); 16];
         self.wheel = 0.0;
+        // The zones are the controller's set-up and stay; their bends are expression.
+        self.zone_bend = [0.0; 2];
         self.humanizer.reset();
         self.n_terminated = 0;
         self.tracer.slot = None;

@@ -1,6 +1,7 @@
 //! Routing expression events to the voices they address: CLAP poly-mod by voice ID,
 //! per-note expression by voice ID or key and channel, MPE channel messages to every
-//! voice on the channel, the mod wheel to all. Each voice then applies its
+//! voice on the channel (an MPE zone's master channel's bend to every voice of the
+//! zone, see `mpe`), the mod wheel to all. Each voice then applies its
 //! [`Expression`] in `Voice::own`. Allocation-free; every value from a host is made
 //! sane here (NaN → neutral, clamped), so no voice ever sees a bad one.
 
@@ -26,7 +27,11 @@ pub fn addresses(v: &Voice, voice_id: Option<i32>, key: Option<u8>, channel: Opt
 impl Engine {
     /// The expression a note starting now on `channel` gets.
     pub(super) fn new_expression(&self, channel: u8) -> Expression {
-        Expression::new(self.channels[channel as usize % 16], self.wheel)
+        let mut e = Expression::new(self.channels[channel as usize % 16], self.wheel);
+        if let Some(z) = self.zones.zone_of(channel) {
+            e.zone_bend = self.zone_bend[z.index()];
+        }
+        e
     }
 
     /// The sounding voices (for tests and meters).
@@ -116,14 +121,35 @@ impl Engine {
 
     /// Pitch bend, normalised `[0, 1]` with 0.5 = none: bends the bodies of the notes
     /// on `channel` by up to ± the bend range.
+    /// On an MPE zone's master channel it bends every note of the zone instead, by up
+    /// to ± `mpe::MASTER_BEND_RANGE`, on top of each note's own channel bend.
     pub fn pitch_bend(&mut self, channel: u8, value: f32) {
         let b = sane(value, 0.0, 1.0, 0.5) * 2.0 - 1.0;
-        self.set_channel(channel, |c| c.bend = b);
+        let Some(zone) = self.zones.master(channel % 16) else {
+            self.set_channel(channel, |c| c.bend = b);
+            return;
+        };
+        self.zone_bend[zone.index()] = b;
+        let zones = self.zones;
+        for v in self.voices.iter_mut() {
+            if v.is_active() && zones.zone_of(v.channel) == Some(zone) {
+                v.expression.zone_bend = b;
+            }
+        }
     }
 
     /// A control change, normalised `[0, 1]`: CC 74 (timbre) moves the strike position
-    /// of the notes on `channel`; CC 1 (mod wheel) moves its target on every note.
+    /// of the notes on `channel`; CC 1 (mod wheel) moves its target on every note; an
+    /// MPE Configuration Message (RPN 6) sets the zones, and their bends start over.
     pub fn control_change(&mut self, channel: u8, cc: u8, value: f32) {
+        let seven = (sane(value, 0.0, 1.0, 0.0) * 127.0).round() as u8;
+        if self.zones.control_change(channel % 16, cc, seven) {
+            self.zone_bend = [0.0; 2];
+            for v in self.voices.iter_mut() {
+                v.expression.zone_bend = 0.0;
+            }
+            return;
+        }
         match cc {
             CC_TIMBRE => {
                 let t = sane(value, 0.0, 1.0, 0.5);
