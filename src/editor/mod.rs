@@ -176,7 +176,7 @@ impl App {
             if c.seq > 0 && (c.seq, c.len) != self.derived_from {
                 self.derived_from = (c.seq, c.len);
                 self.wave = plots::wave::envelope(c.recorded(), c.fs, plots::wave::WAVE_COLUMNS);
-                let bins = plots::spectrum::spectrum_db(c.recorded(), c.fs);
+                let bins = crate::analysis::spectrum_db(c.recorded(), c.fs);
                 self.spectrum =
                     plots::spectrum::reduce_log(&bins, plots::spectrum::SPECTRUM_POINTS);
                 match self.capture.as_mut() {

@@ -164,8 +164,8 @@ impl Expression {
     /// `p` moved by this expression. Poly-mod offsets add in the host's normalised
     /// units (so they follow each parameter's taper and stay in its range); pressure
     /// scales the T60 by `0.05^pressure`; timbre shifts the strike position by ±0.5;
-    /// bend (× `bend_range`), the MPE zone's bend and tuning transpose the body. The mod wheel moves its
-    /// target by `mod_depth` × wheel (Hardness towards harder).
+    /// bend (× `bend_range`), the MPE zone's bend and tuning transpose the body. The mod
+    /// wheel moves its target by `mod_depth` × wheel (Hardness towards harder).
     #[inline]
     pub fn apply(&self, p: &EngineParams) -> EngineParams {
         if self.is_neutral() {

@@ -275,6 +275,9 @@ pub fn render_midi(
         ));
     }
     let samples = duration.map(|d| (d * fs).round().max(1.0) as usize);
+    // Channel messages act on their channel whichever track holds them: one list per
+    // file, shared by its tracks' outputs.
+    let controls: Vec<Vec<Control>> = songs.iter().map(|s| s.controls(fs)).collect();
     let mut notes = Vec::with_capacity(jobs.len());
     for j in &jobs {
         let song = &songs[j.song];
@@ -292,8 +295,7 @@ pub fn render_midi(
                 song.path.display()
             )));
         }
-        // Channel messages act on their channel whichever track holds them.
-        notes.push((n, song.controls(None, fs)));
+        notes.push(n);
     }
     let workers = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
@@ -306,8 +308,8 @@ pub fn render_midi(
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
-                    let (n, c) = &notes[i];
-                    let r = render_job(job, n, c, params, fs, samples, plot, bits);
+                    let c = &controls[job.song];
+                    let r = render_job(job, &notes[i], c, params, fs, samples, plot, bits);
                     results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
                 }
             });

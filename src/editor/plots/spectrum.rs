@@ -3,7 +3,6 @@
 
 use super::{ANALYTIC, framed, x_axis};
 use crate::analysis::FLOOR_DB;
-pub use crate::analysis::spectrum_db;
 use crate::editor::capture::Capture;
 use egui_plot::{GridInput, GridMark, HoverPosition, Line, PlotPoints};
 

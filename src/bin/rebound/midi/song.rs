@@ -218,13 +218,11 @@ impl Song {
         pair(&events, &self.clock, fs)
     }
 
-    /// The expression messages of one track (`Some(i)`) or of all tracks merged, at
-    /// their samples, in time order (file order within a tick).
-    pub fn controls(&self, track: Option<usize>, fs: f64) -> Vec<Control> {
-        let mut events: Vec<ExprEvent> = match track {
-            Some(i) => self.exprs[i].clone(),
-            None => self.exprs.concat(),
-        };
+    /// The expression messages of all tracks merged (a channel message acts on its
+    /// channel whichever track holds it), at their samples, in time order (file order
+    /// within a tick).
+    pub fn controls(&self, fs: f64) -> Vec<Control> {
+        let mut events: Vec<ExprEvent> = self.exprs.concat();
         events.sort_by_key(|e| e.tick);
         events
             .iter()
