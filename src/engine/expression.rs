@@ -4,7 +4,7 @@
 //! what `Voice::own` runs; the engine routes the events to the voices they address
 //! (`voices_expression`). Framework-free, allocation-free.
 
-use super::mpe::MASTER_BEND_RANGE;
+use super::mpe::BendRanges;
 use super::params::{EngineParams, LIMITS, ModWheel};
 use super::spec::normalized::modulate;
 use super::spec::{NUMBERS, NumberSpec};
@@ -139,8 +139,12 @@ pub struct Expression {
     /// Per-note brightness (CLAP note expression), in place of the channel's timbre.
     pub brightness: Option<f64>,
     pub channel: ChannelExpression,
-    /// The bend of its MPE zone's master channel in `[-1, 1]` (× `MASTER_BEND_RANGE`).
+    /// The bend of its MPE zone's master channel in `[-1, 1]` (× the zone's master
+    /// bend range).
     pub zone_bend: f64,
+    /// Its MPE zone's bend ranges (`None` outside a zone: the channel bend is × the Bend
+    /// range parameter).
+    pub ranges: Option<BendRanges>,
     /// Mod wheel (CC 1) in `[0, 1]`.
     pub wheel: f64,
 }
@@ -164,7 +168,8 @@ impl Expression {
     /// `p` moved by this expression. Poly-mod offsets add in the host's normalised
     /// units (so they follow each parameter's taper and stay in its range); pressure
     /// scales the T60 by `0.05^pressure`; timbre shifts the strike position by ±0.5;
-    /// bend (× `bend_range`), the MPE zone's bend and tuning transpose the body. The mod
+    /// bend (× `bend_range`, or × its MPE zone's ranges), the zone's bend and tuning
+    /// transpose the body. The mod
     /// wheel moves its target by `mod_depth` × wheel (Hardness towards harder).
     #[inline]
     pub fn apply(&self, p: &EngineParams) -> EngineParams {
@@ -179,8 +184,11 @@ impl Expression {
                 (s.set)(&mut q, v);
             }
         }
-        let mut semitones =
-            self.channel.bend * p.bend_range + self.zone_bend * MASTER_BEND_RANGE + self.tuning;
+        let mut semitones = self.tuning
+            + match self.ranges {
+                Some(r) => self.channel.bend * r.member + self.zone_bend * r.master,
+                None => self.channel.bend * p.bend_range,
+            };
         let w = self.wheel * p.mod_depth;
         if w > 0.0 {
             let wheel = |q: &mut EngineParams, s: &NumberSpec, w: f64| {

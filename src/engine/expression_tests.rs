@@ -1,6 +1,7 @@
 //! Unit tests of [`Expression::apply`].
 
 use super::*;
+use crate::engine::mpe::MAX_BEND_RANGE;
 
 fn neutral() -> Expression {
     Expression::new(ChannelExpression::default(), 0.0)
@@ -83,7 +84,14 @@ fn the_mod_wheel_moves_its_target_by_its_depth() {
 #[test]
 fn extremes_stay_finite_and_in_range() {
     for base in [LIMITS[0], LIMITS[1], EngineParams::default()] {
-        for x in [-1.0, 0.0, 1.0] {
+        let widest = Some(BendRanges {
+            member: MAX_BEND_RANGE,
+            master: MAX_BEND_RANGE,
+        });
+        for (x, ranges) in [-1.0, 0.0, 1.0]
+            .into_iter()
+            .flat_map(|x| [(x, None), (x, widest)])
+        {
             let e = Expression {
                 poly: [x; 5],
                 pressure: x.max(0.0),
@@ -95,6 +103,7 @@ fn extremes_stay_finite_and_in_range() {
                     timbre: 1.0,
                 },
                 zone_bend: x,
+                ranges,
                 wheel: 1.0,
             };
             for w in ModWheel::ALL {

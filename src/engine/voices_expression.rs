@@ -7,6 +7,7 @@
 
 use super::Engine;
 use crate::engine::expression::{ChannelExpression, Expression, MAX_TUNING, PolyTarget, sane};
+use crate::engine::mpe::ZoneChange;
 use crate::engine::voice::Voice;
 
 /// MIDI CC numbers the engine listens to.
@@ -30,6 +31,7 @@ impl Engine {
         let mut e = Expression::new(self.channels[channel as usize % 16], self.wheel);
         if let Some(z) = self.zones.zone_of(channel) {
             e.zone_bend = self.zone_bend[z.index()];
+            e.ranges = self.zones.ranges_of(channel);
         }
         e
     }
@@ -122,7 +124,8 @@ impl Engine {
     /// Pitch bend, normalised `[0, 1]` with 0.5 = none: bends the bodies of the notes
     /// on `channel` by up to ± the bend range.
     /// On an MPE zone's master channel it bends every note of the zone instead, by up
-    /// to ± `mpe::MASTER_BEND_RANGE`, on top of each note's own channel bend.
+    /// to ± the zone's master bend range, on top of each note's own channel bend (by up
+    /// to ± the zone's member bend range).
     pub fn pitch_bend(&mut self, channel: u8, value: f32) {
         let b = sane(value, 0.0, 1.0, 0.5) * 2.0 - 1.0;
         let Some(zone) = self.zones.master(channel % 16) else {
@@ -140,15 +143,27 @@ impl Engine {
 
     /// A control change, normalised `[0, 1]`: CC 74 (timbre) moves the strike position
     /// of the notes on `channel`; CC 1 (mod wheel) moves its target on every note; an
-    /// MPE Configuration Message (RPN 6) sets the zones, and their bends start over.
+    /// MPE Configuration Message (RPN 6) sets the zones, and their bends start over; RPN 0
+    /// in a zone sets its bend ranges (see `mpe`).
     pub fn control_change(&mut self, channel: u8, cc: u8, value: f32) {
         let seven = (sane(value, 0.0, 1.0, 0.0) * 127.0).round() as u8;
-        if self.zones.control_change(channel % 16, cc, seven) {
-            self.zone_bend = [0.0; 2];
-            for v in self.voices.iter_mut() {
-                v.expression.zone_bend = 0.0;
+        match self.zones.control_change(channel % 16, cc, seven) {
+            ZoneChange::None => {}
+            ZoneChange::Selected => return,
+            change => {
+                if change == ZoneChange::Zones {
+                    self.zone_bend = [0.0; 2];
+                }
+                // Every sounding note takes its zone's (new) ranges from now on.
+                let zones = self.zones;
+                for v in self.voices.iter_mut() {
+                    v.expression.ranges = zones.ranges_of(v.channel);
+                    if change == ZoneChange::Zones {
+                        v.expression.zone_bend = 0.0;
+                    }
+                }
+                return;
             }
-            return;
         }
         match cc {
             CC_TIMBRE => {
