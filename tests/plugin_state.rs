@@ -15,38 +15,9 @@ use rebound::params::{ReboundParams, float_range_ends, int_range_ends};
 use std::collections::BTreeMap;
 use support::*;
 
-/// Applies a state the way nice-plug's `deserialize_object` does: `filter_state`, then
-/// each value set as a plain value by ID, then the persisted fields.
-fn load(params: &ReboundParams, mut state: PluginState) {
-    Rebound::filter_state(&mut state);
-    let map = params.param_map();
-    for (id, value) in &state.params {
-        let Some((_, ptr, _)) = map.iter().find(|(i, _, _)| i == id) else {
-            continue;
-        };
-        unsafe {
-            match (*ptr, value) {
-                (ParamPtr::FloatParam(p), ParamValue::F32(v)) => {
-                    (*p)._internal_set_plain_value(*v);
-                }
-                (ParamPtr::IntParam(p), ParamValue::I32(v)) => {
-                    (*p)._internal_set_plain_value(*v);
-                }
-                (ParamPtr::BoolParam(p), ParamValue::Bool(v)) => {
-                    (*p)._internal_set_plain_value(*v);
-                }
-                (ParamPtr::EnumParam(p), ParamValue::I32(v)) => {
-                    (*p)._internal_set_plain_value(*v);
-                }
-                (ParamPtr::EnumParam(p), ParamValue::String(id)) => {
-                    (*p).set_from_id(id);
-                }
-                _ => {}
-            }
-        }
-    }
-    params.deserialize_fields(&state.fields);
-}
+#[path = "support/state.rs"]
+mod state;
+use state::load;
 
 /// Every parameter's stored plain value is inside its range and not NaN.
 fn assert_all_in_range(params: &ReboundParams) {

@@ -3,7 +3,6 @@
 //! every parameter's full range, clear refusals), the user folder, and a preset handed
 //! to the plugin's parameters.
 
-use nice_plug::params::InternalParamMut;
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use proptest::prelude::*;
@@ -14,6 +13,10 @@ use rebound::params::ReboundParams;
 use rebound::preset::{self, CATEGORIES, FACTORY_FILES, Preset};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+
+#[path = "support/state.rs"]
+mod state;
+use state::load;
 
 #[test]
 fn every_file_in_presets_is_a_factory_preset_and_reads() {
@@ -244,34 +247,6 @@ fn find_is_case_insensitive_and_takes_the_file_name() {
     assert!(preset::find("no such preset at all").is_none());
 }
 
-/// Loads a state as nice-plug does (filter, then plain values by id).
-fn load(params: &ReboundParams, mut state: PluginState) {
-    Rebound::filter_state(&mut state);
-    let map = params.param_map();
-    for (id, value) in &state.params {
-        let Some((_, ptr, _)) = map.iter().find(|(i, _, _)| i == id) else {
-            continue;
-        };
-        unsafe {
-            match (*ptr, value) {
-                (ParamPtr::FloatParam(p), ParamValue::F32(v)) => {
-                    (*p)._internal_set_plain_value(*v);
-                }
-                (ParamPtr::IntParam(p), ParamValue::I32(v)) => {
-                    (*p)._internal_set_plain_value(*v);
-                }
-                (ParamPtr::BoolParam(p), ParamValue::Bool(v)) => {
-                    (*p)._internal_set_plain_value(*v);
-                }
-                (ParamPtr::EnumParam(p), ParamValue::I32(v)) => {
-                    (*p)._internal_set_plain_value(*v);
-                }
-                _ => panic!("{id}: {value:?} does not fit its parameter"),
-            }
-        }
-    }
-}
-
 #[test]
 fn every_factory_preset_loads_into_the_plugins_parameters() {
     let plugin = Rebound::default();
@@ -295,7 +270,8 @@ fn every_factory_preset_loads_into_the_plugins_parameters() {
         want.sort();
         assert_eq!(got, want, "{}", p.name);
         let params = ReboundParams::default();
-        load(&params, state);
+        let misfits = load(&params, state);
+        assert!(misfits.is_empty(), "{}: {misfits:?} do not fit", p.name);
         let e = params.engine_params();
         // Numbers to the plugin's f32 precision, choices exactly.
         for n in &NUMBERS {
