@@ -198,3 +198,44 @@ fn lower_velocity_is_quieter() {
         last = db;
     }
 }
+
+/// A note struck while Mix (or Body) is still gliding to a new value, as when a preset
+/// loads or a knob moves just before the note, never peaks above the target: it is
+/// calibrated for the mix it starts with as well as the one the glide ends on (with
+/// the target's alone, the dry pulse struck just after Mix went up to 1 came out at
+/// −1.2 dBFS). It may be quieter while the glide lasts.
+#[test]
+fn a_strike_during_a_mix_glide_keeps_its_level() {
+    let fs = 48_000.0;
+    for (from, to, body) in [
+        (0.7, 1.0, BodyType::Bar),
+        (0.0, 1.0, BodyType::Plate),
+        (1.0, 0.0, BodyType::Bell),
+        (0.7, 0.7, BodyType::None),
+    ] {
+        let mut e = rebound::engine::Engine::new(fs);
+        let p = EngineParams {
+            body,
+            mix: from,
+            ..Default::default()
+        };
+        e.set_params(&p);
+        let (mut l, mut r) = (vec![0f32; 64], vec![0f32; 64]);
+        e.render(&mut l, &mut r);
+        e.set_params(&EngineParams { mix: to, ..p });
+        e.note_on(60, 1.0, 0, None);
+        let n = (0.3 * fs) as usize;
+        let (mut l, mut r) = (vec![0f32; n], vec![0f32; n]);
+        e.render(&mut l, &mut r);
+        let peak = l
+            .iter()
+            .zip(&r)
+            .fold(0f32, |m, (a, b)| m.max((0.5 * (a + b)).abs())) as f64;
+        let db = 20.0 * peak.log10();
+        eprintln!("{body:?}, mix {from} → {to}: {db:.2} dBFS");
+        assert!(
+            (-16.0..=-5.0).contains(&db),
+            "{body:?}, mix {from} → {to}: {db:.2} dBFS"
+        );
+    }
+}

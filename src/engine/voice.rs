@@ -202,17 +202,33 @@ impl Voice {
     /// real object struck again, and the dry pulse of a contact still in progress is
     /// handed to the de-click so the output stays continuous.
     pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
-        let gain = self.calibrate(p, key);
+        self.strike_in_mix(p, key, velocity, now, level::mix_of(p, p.mix));
+    }
+
+    /// [`strike`](Self::strike) while the mix is `mix` (the engine's smoothed one),
+    /// gliding toward the patch's. The strike is calibrated for both and the lower gain
+    /// kept: along the glide every output sample lies between what the two mixes would
+    /// play, so the note never peaks above the target (a dry pulse struck just after
+    /// Mix went up would otherwise come out up to 5 dB over it).
+    pub fn strike_in_mix(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64, mix: f64) {
+        let target = level::mix_of(p, p.mix);
+        let mut gain = self.calibrate(p, key, target);
+        if mix.is_finite() && mix != target {
+            gain = gain.min(self.calibrate(p, key, mix.clamp(0.0, 1.0)));
+        }
         self.start(p, key, velocity, now);
         self.gain = gain;
     }
 
-    /// The gain that makes a full-velocity strike of `p` on `key` peak at
-    /// [`level::TARGET_PEAK`]: from the cache, or by playing that strike (one contact)
-    /// on a copy of this voice.
-    fn calibrate(&mut self, p: &EngineParams, key: u8) -> f64 {
-        // Keyed on what this note plays (its expression included).
-        let own = self.own(p, &self.jitter);
+    /// The gain that makes a full-velocity strike of `p` on `key`, played at `mix`, peak
+    /// at [`level::TARGET_PEAK`]: from the cache, or by playing that strike (one
+    /// contact) on a copy of this voice.
+    fn calibrate(&mut self, p: &EngineParams, key: u8, mix: f64) -> f64 {
+        // Keyed on what this note plays (its expression included) and the mix.
+        let own = EngineParams {
+            mix,
+            ..self.own(p, &self.jitter)
+        };
         if let Some(g) = self.cal.lookup(&own, key, self.fs) {
             return g;
         }
@@ -226,7 +242,6 @@ impl Voice {
         // Full velocity is the top speed: the hit's speed jitter stays out of the level.
         probe.jitter.speed = 1.0;
         probe.start(&q, key, 1.0, 0);
-        let mix = level::mix_of(&q, q.mix);
         let ring = level::ring_samples(probe.body.settings().f1, self.fs);
         let max = (level::MAX_PROBE * self.fs) as usize;
         let (mut peak, mut after) = (0.0f64, 0usize);

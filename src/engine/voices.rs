@@ -229,6 +229,9 @@ impl Engine {
         };
         self.now += 1;
         let p = self.body_params_now();
+        // The mix the strike starts with (it differs from the patch's while Mix or Body
+        // glides; see `Voice::strike_in_mix`).
+        let mix = self.mix.value;
         // One humanize draw per note-on, whichever voice plays it.
         let jitter = self.humanizer.draw(&self.params);
         // A note on a sounding key re-strikes that voice.
@@ -243,7 +246,7 @@ impl Engine {
             }
             self.voices[i].expression = self.new_expression(channel);
             self.voices[i].jitter = jitter;
-            self.voices[i].strike(&p, key, velocity as f64, self.now);
+            self.voices[i].strike_in_mix(&p, key, velocity as f64, self.now, mix);
             self.trace_voice(i);
             return;
         }
@@ -288,7 +291,7 @@ impl Engine {
         v.voice_id = voice_id;
         v.expression = expression;
         v.jitter = jitter;
-        v.strike(&p, key, velocity as f64, self.now);
+        v.strike_in_mix(&p, key, velocity as f64, self.now, mix);
         self.trace_voice(slot);
     }
 
