@@ -22,6 +22,10 @@ const CC_RPN_MSB: u8 = 101;
 const CC_RPN_LSB: u8 = 100;
 const CC_DATA_ENTRY: u8 = 6;
 const CC_DATA_ENTRY_LSB: u8 = 38;
+/// Selecting a Non-Registered Parameter Number: data entry then goes to it, not to the
+/// last RPN.
+const CC_NRPN_MSB: u8 = 99;
+const CC_NRPN_LSB: u8 = 98;
 /// RPN 0 is Pitch Bend Sensitivity (data entry: semitones, then cents).
 const RPN_BEND_RANGE: (u8, u8) = (0, 0);
 /// RPN 6 is the MPE Configuration Message.
@@ -104,6 +108,7 @@ impl Zones {
         match cc {
             CC_RPN_MSB => self.rpn[ch].0 = value,
             CC_RPN_LSB => self.rpn[ch].1 = value,
+            CC_NRPN_MSB | CC_NRPN_LSB => self.rpn[ch] = RPN_NULL,
             CC_DATA_ENTRY if self.rpn[ch] == RPN_MCM => return self.configure(ch, value),
             CC_DATA_ENTRY | CC_DATA_ENTRY_LSB if self.rpn[ch] == RPN_BEND_RANGE => {
                 let Some(range) = self.range_of(ch as u8) else {
@@ -222,6 +227,12 @@ mod tests {
             z.ranges_of(1).map(|r| (r.member, r.master)),
             Some((24.0, 1.5))
         );
+        // Data entry after an NRPN was selected is the NRPN's, not RPN 0's.
+        z.control_change(5, CC_RPN_MSB, 0);
+        z.control_change(5, CC_RPN_LSB, 0);
+        z.control_change(5, CC_NRPN_MSB, 1);
+        z.control_change(5, CC_DATA_ENTRY, 60);
+        assert_eq!(z.ranges_of(5).unwrap().member, 24.0);
         // Past RP-053's limit: held at it.
         bend_range(&mut z, 2, 127, Some(99));
         assert_eq!(z.ranges_of(2).unwrap().member, MAX_BEND_RANGE);
