@@ -239,3 +239,21 @@ fn a_strike_during_a_mix_glide_keeps_its_level() {
         );
     }
 }
+
+/// A fast rattle (a very bouncy mass under strong gravity, back on the wall every
+/// 1.25 ms) piles its impacts up in the ringing body; the calibration plays the bounces
+/// that come back while the body still rings, so the pile-up stays at the target (with
+/// the first contact alone it peaked at −1.5 dBFS).
+#[test]
+fn a_fast_rattle_is_calibrated_with_its_bounces() {
+    let p = EngineParams {
+        restitution: 0.99,
+        gravity: 80.0,
+        v_max: 0.05,
+        v_min: 0.005,
+        bouncing: true,
+        ..Default::default()
+    };
+    let db = peak_db(&strike(&p, 48_000.0, 1.0));
+    assert!((db + 6.0).abs() <= 1.5, "{db:.2} dBFS");
+}

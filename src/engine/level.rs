@@ -2,7 +2,8 @@
 //! patch, body and sample rate.
 //!
 //! Per strike, the voice plays its own full-velocity note offline (a copy of itself on
-//! the stack: no allocation), one contact and the body's first ringing, and the gain
+//! the stack: no allocation), one contact and the body's first ringing (with any bounce
+//! that comes back while it rings: a rattle's impacts pile up), and the gain
 //! that brings that peak to the target scales what the strike puts into the dry path
 //! and the body. The simulation runs at the voice's own rate, so the level does not
 //! move with the rate; it is cached for the parameters and key it was made for, so

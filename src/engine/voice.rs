@@ -192,6 +192,10 @@ impl Voice {
     pub fn in_contact(&self) -> bool {
         self.bouncer.is_some_and(|b| !b.is_done())
     }
+    /// True while the mass touches the wall (not in a flight between bounces).
+    fn touching(&self) -> bool {
+        self.bouncer.is_some_and(|b| b.phase() == Phase::Contact)
+    }
     /// The last output sample.
     pub fn output(&self) -> f64 {
         self.last_out
@@ -226,8 +230,9 @@ impl Voice {
     }
 
     /// The gain that makes a full-velocity strike of `p` on `key`, played at `mix`, peak
-    /// at [`level::TARGET_PEAK`]: from the cache, or by playing that strike (one
-    /// contact) on a copy of this voice.
+    /// at [`level::TARGET_PEAK`]: from the cache, or by playing that strike (its
+    /// contact, and the bounces that come back while the body still rings from it) on
+    /// a copy of this voice.
     fn calibrate(&mut self, p: &EngineParams, key: u8, mix: f64) -> f64 {
         // Keyed on what this note plays (its expression included) and the mix.
         let own = EngineParams {
@@ -237,10 +242,7 @@ impl Voice {
         if let Some(g) = self.cal.lookup(&own, key, self.fs) {
             return g;
         }
-        let q = EngineParams {
-            bouncing: false,
-            ..*p
-        };
+        let q = *p;
         let mut probe = *self;
         probe.kill();
         probe.gain = 1.0;
@@ -253,7 +255,12 @@ impl Voice {
         for _ in 0..max {
             let Some(s) = probe.tick(&q, mix) else { break };
             peak = peak.max(s.out.abs());
-            if !probe.in_contact() {
+            // The run ends once the body has rung that long after the last contact: a
+            // bounce that comes back within it (a fast rattle, whose impacts pile up in
+            // the body) counts, one that comes back later is a strike of its own.
+            if probe.touching() {
+                after = 0;
+            } else {
                 after += 1;
                 if after > ring {
                     break;
