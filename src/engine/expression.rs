@@ -169,8 +169,8 @@ impl Expression {
     /// units (so they follow each parameter's taper and stay in its range); pressure
     /// scales the T60 by `0.05^pressure`; timbre shifts the strike position by ±0.5;
     /// bend (× `bend_range`, or × its MPE zone's ranges), the zone's bend and tuning
-    /// transpose the body. The mod
-    /// wheel moves its target by `mod_depth` × wheel (Hardness towards harder).
+    /// transpose the body. The mod wheel moves its target by `mod_depth` × wheel
+    /// (Hardness towards harder).
     #[inline]
     pub fn apply(&self, p: &EngineParams) -> EngineParams {
         if self.is_neutral() {

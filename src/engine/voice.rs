@@ -242,18 +242,17 @@ impl Voice {
         if let Some(g) = self.cal.lookup(&own, key, self.fs) {
             return g;
         }
-        let q = *p;
         let mut probe = *self;
         probe.kill();
         probe.gain = 1.0;
         // Full velocity is the top speed: the hit's speed jitter stays out of the level.
         probe.jitter.speed = 1.0;
-        probe.start(&q, key, 1.0, 0);
+        probe.start(p, key, 1.0, 0);
         let ring = level::ring_samples(probe.body.settings().f1, self.fs);
         let max = (level::MAX_PROBE * self.fs) as usize;
         let (mut peak, mut after) = (0.0f64, 0usize);
         for _ in 0..max {
-            let Some(s) = probe.tick(&q, mix) else { break };
+            let Some(s) = probe.tick(p, mix) else { break };
             peak = peak.max(s.out.abs());
             // The run ends once the body has rung that long after the last contact: a
             // bounce that comes back within it (a fast rattle, whose impacts pile up in

@@ -29,11 +29,27 @@ impl Engine {
     /// The expression a note starting now on `channel` gets.
     pub(super) fn new_expression(&self, channel: u8) -> Expression {
         let mut e = Expression::new(self.channels[channel as usize % 16], self.wheel);
-        if let Some(z) = self.zones.zone_of(channel) {
-            e.zone_bend = self.zone_bend[z.index()];
-            e.ranges = self.zones.ranges_of(channel);
-        }
+        self.zone_part(channel, &mut e);
         e
+    }
+
+    /// Sets what a note on `channel` takes from its MPE zone: the master channel's bend
+    /// and the zone's bend ranges (none outside a zone).
+    fn zone_part(&self, channel: u8, e: &mut Expression) {
+        e.zone_bend = self
+            .zones
+            .zone_of(channel)
+            .map_or(0.0, |z| self.zone_bend[z.index()]);
+        e.ranges = self.zones.ranges_of(channel);
+    }
+
+    /// Hands every voice its zone's part anew, after the zones or a master bend moved.
+    fn update_zone_parts(&mut self) {
+        for i in 0..self.voices.len() {
+            let mut e = self.voices[i].expression;
+            self.zone_part(self.voices[i].channel, &mut e);
+            self.voices[i].expression = e;
+        }
     }
 
     /// The sounding voices (for tests and meters).
@@ -133,12 +149,7 @@ impl Engine {
             return;
         };
         self.zone_bend[zone.index()] = b;
-        let zones = self.zones;
-        for v in self.voices.iter_mut() {
-            if v.is_active() && zones.zone_of(v.channel) == Some(zone) {
-                v.expression.zone_bend = b;
-            }
-        }
+        self.update_zone_parts();
     }
 
     /// A control change, normalised `[0, 1]`: CC 74 (timbre) moves the strike position
@@ -155,13 +166,7 @@ impl Engine {
                     self.zone_bend = [0.0; 2];
                 }
                 // Every sounding note takes its zone's (new) ranges from now on.
-                let zones = self.zones;
-                for v in self.voices.iter_mut() {
-                    v.expression.ranges = zones.ranges_of(v.channel);
-                    if change == ZoneChange::Zones {
-                        v.expression.zone_bend = 0.0;
-                    }
-                }
+                self.update_zone_parts();
                 return;
             }
         }
