@@ -257,3 +257,33 @@ fn a_fast_rattle_is_calibrated_with_its_bounces() {
     let db = peak_db(&strike(&p, 48_000.0, 1.0));
     assert!((db + 6.0).abs() <= 1.5, "{db:.2} dBFS");
 }
+/// The same key struck again while its first contact still presses on the body (a
+/// double trigger, a fast roll with a soft mallet): the new contact takes over, the old
+/// one's dry pulse leaves through the de-click, and the two peak no higher than two
+/// calibrated strikes that add, 0 dBFS. (A level model that lifts the body's gain where
+/// the contact is slow, and so rings a cut force's step loudly, has to keep this.)
+#[test]
+fn a_restrike_during_the_contact_stays_within_two_strikes() {
+    let fs = 48_000.0;
+    for hardness_ms in [0.6, 4.0, 10.0] {
+        for frac in [0.0, 0.25, 0.5, 0.75] {
+            let p = EngineParams {
+                hardness_ms,
+                ..Default::default()
+            };
+            let again = 11 + (frac * hardness_ms * 1e-3 * fs) as usize;
+            let notes = [10, again].map(|at| NoteSpec {
+                at,
+                key: 60,
+                velocity: 1.0,
+                off: None,
+            });
+            let db = peak_db(&render(&p, fs, &notes, (0.5 * fs) as usize));
+            eprintln!("Hardness {hardness_ms} ms, again at {frac}: {db:.2} dBFS");
+            assert!(
+                db <= 0.0,
+                "Hardness {hardness_ms} ms, again at {frac} of the contact: {db:.2} dBFS"
+            );
+        }
+    }
+}

@@ -7,6 +7,7 @@
 //! All memory is allocated in [`Engine::new`]; every method a host calls per block is
 //! allocation-free.
 
+pub mod ceiling;
 pub mod expression;
 pub mod humanize;
 pub mod level;

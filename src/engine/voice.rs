@@ -2,6 +2,7 @@
 //! retrigger de-click, steal fade and guard. Framework-free: the plugin and `rebound
 //! render` drive the same code.
 
+use super::ceiling::Ceiling;
 use super::expression::Expression;
 use super::humanize::Jitter;
 use super::level::{self, Calibration};
@@ -108,6 +109,8 @@ pub struct Voice {
     /// The calibrated gain of this strike: scales what it puts into the dry path and
     /// the body (not the body's output: a re-strike does not step a ringing body).
     gain: f64,
+    /// Keeps a calibration miss off the output clip (see `ceiling`).
+    ceiling: Ceiling,
     fs: f64,
     declick: f64,
     declick_coef: f64,
@@ -159,6 +162,7 @@ impl Voice {
             unit,
             cal: Calibration::default(),
             gain: 1.0,
+            ceiling: Ceiling::new(fs),
             fs,
             declick: 0.0,
             declick_coef: (-1.0 / (DECLICK_TIME * fs)).exp(),
@@ -252,7 +256,9 @@ impl Voice {
         let max = (level::MAX_PROBE * self.fs) as usize;
         let (mut peak, mut after) = (0.0f64, 0usize);
         for _ in 0..max {
-            let Some(s) = probe.tick(p, mix) else { break };
+            let Some(s) = probe.tick_raw(p, mix) else {
+                break;
+            };
             peak = peak.max(s.out.abs());
             // The run ends once the body has rung that long after the last contact: a
             // bounce that comes back within it (a fast rattle, whose impacts pile up in
@@ -280,6 +286,7 @@ impl Voice {
             self.declick += self.last_dry;
         } else {
             self.body.reset();
+            self.ceiling.reset();
             self.declick = 0.0;
             self.last_out = 0.0;
         }
@@ -391,6 +398,7 @@ impl Voice {
         self.declick_coef = (-1.0 / (DECLICK_TIME * self.fs)).exp();
         self.bouncer = None;
         self.body.reset();
+        self.ceiling.reset();
         self.declick = 0.0;
         self.last_dry = 0.0;
         self.last_out = 0.0;
@@ -407,10 +415,20 @@ impl Voice {
         }
     }
 
-    /// One sample. `mix` is the smoothed body/dry mix. Returns the output and what the
-    /// contact did; `None` when the guard reset the voice.
+    /// One sample. `mix` is the smoothed body/dry mix. Returns the output, under the
+    /// voice's ceiling, and what the contact did; `None` when the guard reset the voice.
     #[inline]
     pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
+        let mut s = self.tick_raw(p, mix)?;
+        let g = self.ceiling.next(s.out);
+        s.out *= g;
+        s.side *= g;
+        Some(s)
+    }
+
+    /// [`tick`](Self::tick) before the ceiling: what the calibration measures.
+    #[inline]
+    fn tick_raw(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
         let own = self.own_now(p);
         let p = &own;
         let mut s = BounceSample::default();

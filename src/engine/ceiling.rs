@@ -1,0 +1,105 @@
+//! A voice's ceiling: what keeps a calibration miss from reaching the output clip.
+//!
+//! The level calibration (`level`) plays a strike's first contact and the body's first
+//! ringing. Some patches outgrow that: an Expert contact slower than the calibration's
+//! run keeps pressing harder after it, and a near-elastic bounce train whose impacts come
+//! back after the ring window piles up in a long-ringing body. On 1000 random patches
+//! over the full ranges (one note each, 48 kHz), 22 took a single voice over 0 dBFS and
+//! 14 into the output's +6 dBFS clip (up to +26 dBFS before it): a flat-topped, harsh
+//! distortion. With the ceiling: 1 over 0 dBFS, by 0.3 dB (the output's DC blocker
+//! lifting a slow swell), none at the clip.
+//!
+//! The ceiling sits [`HEADROOM_DB`] over the calibrated peak, so a strike the
+//! calibration got right never reaches it. A voice that does is turned down at once, by
+//! just enough for that sample to sit on the ceiling (a gain change at a peak, where the
+//! wave is flat: a bend, not a step or a flat top), and comes back up with a
+//! [`RECOVERY`] time constant. Peak limiting without lookahead: per voice, so a loud
+//! voice does not duck the others, and in the voice's own path, so its output stays
+//! continuous through a re-strike.
+
+use super::level::TARGET_PEAK;
+
+/// The ceiling's distance over the calibrated full-velocity peak, dB.
+pub const HEADROOM_DB: f64 = 6.0;
+/// The ceiling on a voice's mono output: 0 dBFS.
+pub const CEILING: f64 = TARGET_PEAK * 2.0;
+/// Time constant of the gain's way back to 1, s.
+pub const RECOVERY: f64 = 0.2;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ceiling {
+    /// The gain applied now, in (0, 1].
+    gain: f64,
+    /// Per-sample recovery coefficient toward 1.
+    coef: f64,
+}
+
+impl Ceiling {
+    pub fn new(fs: f64) -> Self {
+        let n = RECOVERY * fs;
+        Self {
+            gain: 1.0,
+            coef: if n > 1.0 { (-1.0 / n).exp() } else { 0.0 },
+        }
+    }
+
+    /// Back to unity: a voice that starts afresh (its body silent).
+    pub fn reset(&mut self) {
+        self.gain = 1.0;
+    }
+
+    /// The gain now (1: untouched).
+    pub fn gain(&self) -> f64 {
+        self.gain
+    }
+
+    /// The gain for a sample whose mono output is `y`: recovers, then drops to what
+    /// puts `y` on the ceiling if it would go over. A `y` that is not finite leaves the
+    /// gain alone (the voice's guard deals with it).
+    #[inline]
+    pub fn next(&mut self, y: f64) -> f64 {
+        self.gain = 1.0 - (1.0 - self.gain) * self.coef;
+        let over = y.abs() * self.gain;
+        if over > CEILING && over.is_finite() {
+            self.gain = CEILING / y.abs();
+        }
+        self.gain
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_calibrated_strike_passes_untouched() {
+        let mut c = Ceiling::new(48_000.0);
+        for i in 0..48_000 {
+            let y = 0.999 * CEILING * (i as f64 * 0.01).sin();
+            assert_eq!(c.next(y), 1.0);
+        }
+    }
+
+    #[test]
+    fn an_overshoot_sits_on_the_ceiling_then_recovers() {
+        let fs = 48_000.0;
+        let mut c = Ceiling::new(fs);
+        // A swell to 8x the ceiling: never out over it.
+        for i in 0..4800 {
+            let y = 8.0 * CEILING * (i as f64 / 4800.0) * (i as f64 * 0.05).sin();
+            let g = c.next(y);
+            assert!((g * y).abs() <= CEILING * (1.0 + 1e-12), "{i}: {}", g * y);
+        }
+        assert!(c.gain() < 0.2, "{}", c.gain());
+        // Silence: back within 1 % of unity after 5 time constants.
+        for _ in 0..(5.0 * RECOVERY * fs) as usize {
+            c.next(0.0);
+        }
+        assert!(c.gain() > 0.99, "{}", c.gain());
+        c.reset();
+        assert_eq!(c.gain(), 1.0);
+        // Not a number: the gain stays as it is.
+        assert_eq!(c.next(f64::NAN), 1.0);
+        assert_eq!(c.next(f64::INFINITY), 1.0);
+    }
+}
