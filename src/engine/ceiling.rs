@@ -5,9 +5,11 @@
 //! run keeps pressing harder after it, and a near-elastic bounce train whose impacts come
 //! back after the ring window piles up in a long-ringing body. On 1000 random patches
 //! over the full ranges (one note each, 48 kHz), 22 took a single voice over 0 dBFS and
-//! 14 into the output's +6 dBFS clip (up to +26 dBFS before it): a flat-topped, harsh
-//! distortion. With the ceiling: 1 over 0 dBFS, by 0.3 dB (the output's DC blocker
-//! lifting a slow swell), none at the clip.
+//! 14 into the output's +6 dBFS clip (a flat-topped, harsh distortion), 10 of them so far
+//! over that the voice's runaway guard cut it dead. With the ceiling: 1 over 0 dBFS, by
+//! 0.3 dB (the output's DC blocker lifting a slow swell), none at the clip, no guard
+//! event (the guard now looks at what passes the ceiling: only a sample that is not a
+//! number, or infinite, trips it).
 //!
 //! The ceiling sits [`HEADROOM_DB`] over the calibrated peak, so a strike the
 //! calibration got right never reaches it. A voice that does is turned down at once, by

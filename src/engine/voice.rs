@@ -33,7 +33,8 @@ pub const EXCITATION_LIMIT: f64 = 2.0;
 pub const IMPULSE_MARGIN: f64 = 1.5;
 /// A voice is over when its contacts are done and its output bound is below −120 dB.
 pub const SILENCE: f64 = 1e-6;
-/// Any voice output beyond this (+24 dBFS) is a runaway: the voice is reset.
+/// A voice output beyond this (+24 dBFS) after its ceiling, which only a sample that is
+/// not finite can be, is a runaway: the voice is reset.
 pub const RUNAWAY_LEVEL: f64 = 16.0;
 /// Time constant of the retrigger de-click, s.
 const DECLICK_TIME: f64 = 0.002;
@@ -256,9 +257,10 @@ impl Voice {
         let max = (level::MAX_PROBE * self.fs) as usize;
         let (mut peak, mut after) = (0.0f64, 0usize);
         for _ in 0..max {
-            let Some(s) = probe.tick_raw(p, mix) else {
+            let s = probe.tick_raw(p, mix);
+            if !s.out.is_finite() {
                 break;
-            };
+            }
             peak = peak.max(s.out.abs());
             // The run ends once the body has rung that long after the last contact: a
             // bounce that comes back within it (a fast rattle, whose impacts pile up in
@@ -419,16 +421,22 @@ impl Voice {
     /// voice's ceiling, and what the contact did; `None` when the guard reset the voice.
     #[inline]
     pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
-        let mut s = self.tick_raw(p, mix)?;
+        let mut s = self.tick_raw(p, mix);
         let g = self.ceiling.next(s.out);
         s.out *= g;
         s.side *= g;
+        // The guard: only a sample that is not a number, or infinite, gets past the
+        // ceiling this loud.
+        if s.out.is_nan() || s.side.is_nan() || s.out.abs() >= RUNAWAY_LEVEL {
+            self.kill();
+            return None;
+        }
         Some(s)
     }
 
     /// [`tick`](Self::tick) before the ceiling: what the calibration measures.
     #[inline]
-    fn tick_raw(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
+    fn tick_raw(&mut self, p: &EngineParams, mix: f64) -> VoiceSample {
         let own = self.own_now(p);
         let p = &own;
         let mut s = BounceSample::default();
@@ -478,10 +486,6 @@ impl Voice {
         // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
         let side = -self.pan * y + PICKUP_SPREAD * mix * FULL_SCALE * body_side * self.fade;
         self.last_dry = (1.0 - mix) * dry;
-        if y.is_nan() || side.is_nan() || y.abs() >= RUNAWAY_LEVEL {
-            self.kill();
-            return None;
-        }
         self.last_out = y;
         if self.fade_step > 0.0 {
             self.fade -= self.fade_step;
@@ -489,12 +493,12 @@ impl Voice {
                 self.kill();
             }
         }
-        Some(VoiceSample {
+        VoiceSample {
             out: y,
             side,
             force: u,
             contact: s,
-        })
+        }
     }
 
     /// True when the contact sequence is over and everything has rung below −120 dB.

@@ -55,7 +55,8 @@ pub struct RenderArgs {
     out: Option<PathBuf>,
     #[arg(long, value_name = "FILE.mid", conflicts_with_all = ["note", "velocity", "hold"],
           help = spec("Render a Standard MIDI File (format 0 or 1, every track, its tempo \
-                       map, pressure, pitch bend, CC 1 and CC 74) instead of one note; \
+                       map, pressure, pitch bend and controllers: CC 1, CC 74, the MPE \
+                       Configuration Message and RPN 0) instead of one note; \
                        repeat for several files, rendered in parallel; runs until every \
                        voice has ended unless --duration",
                       "none (a path)", "readable .mid files", "none"))]

@@ -101,7 +101,7 @@ pub enum Expr {
     KeyPressure { key: u8, value: f32 },
     /// Pitch bend, 0.5 = none.
     Bend(f32),
-    /// A control change (the engine listens to CC 1 and CC 74).
+    /// A control change (the engine acts on CC 1, CC 74 and the RPNs of MPE).
     Cc { cc: u8, value: f32 },
 }
 
