@@ -60,10 +60,12 @@ impl Ceiling {
     /// gain alone (the voice's guard deals with it).
     #[inline]
     pub fn next(&mut self, y: f64) -> f64 {
-        self.gain = 1.0 - (1.0 - self.gain) * self.coef;
-        let over = y.abs() * self.gain;
-        if over > CEILING && over.is_finite() {
-            self.gain = CEILING / y.abs();
+        if self.gain < 1.0 {
+            self.gain = 1.0 - (1.0 - self.gain) * self.coef;
+        }
+        let a = y.abs();
+        if a * self.gain > CEILING && a.is_finite() {
+            self.gain = CEILING / a;
         }
         self.gain
     }

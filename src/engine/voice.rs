@@ -435,7 +435,7 @@ impl Voice {
     }
 
     /// [`tick`](Self::tick) before the ceiling: what the calibration measures.
-    #[inline]
+    #[inline(always)]
     fn tick_raw(&mut self, p: &EngineParams, mix: f64) -> VoiceSample {
         let own = self.own_now(p);
         let p = &own;
