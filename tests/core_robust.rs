@@ -14,18 +14,13 @@
 //! `core_robust.proptest-regressions`).
 
 use proptest::prelude::*;
+
+#[path = "support/ranges.rs"]
+mod ranges;
+use ranges::log_range;
 use rebound::model::impact::EXIT_SPEED_LIMIT;
 use rebound::model::tau::{contact_time, contact_time_bound};
 use rebound::model::{ClampTarget, Contact, Correction, Impact, Method, Scheme, simulate_impact};
-
-/// Log-uniform over `[lo, hi]`, with each end drawn one time in eight.
-fn log_range(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
-    prop_oneof![
-        1 => Just(lo),
-        1 => Just(hi),
-        6 => (lo.ln()..=hi.ln()).prop_map(f64::exp),
-    ]
-}
 
 fn alpha() -> impl Strategy<Value = f64> {
     prop_oneof![

@@ -16,6 +16,10 @@
 mod load_ref;
 
 use proptest::prelude::*;
+
+#[path = "support/ranges.rs"]
+mod ranges;
+use ranges::log_range;
 use rebound::model::bounce::MERGED_LOAD;
 use rebound::model::tau::contact_time;
 use rebound::model::vout::v_out_exact;
@@ -25,14 +29,6 @@ use rebound::model::{
 
 fn both(method: Method) -> Scheme {
     Scheme::new(method, Correction::Both, ClampTarget::Exact)
-}
-
-fn log_range(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
-    prop_oneof![
-        1 => Just(lo),
-        1 => Just(hi),
-        6 => (lo.ln()..=hi.ln()).prop_map(f64::exp),
-    ]
 }
 
 /// One impact of `latch` at `v_in` (no bouncing): its exit velocity and the impact.

@@ -18,23 +18,9 @@ use rebound::model::body::BodyType;
 use rebound::model::{ClampTarget, Correction, Method};
 use rebound::voice::Voice;
 
-/// Log-uniform over `[lo, hi]`, with each end drawn one time in eight.
-fn log_range(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
-    prop_oneof![
-        1 => Just(lo),
-        1 => Just(hi),
-        6 => (lo.ln()..=hi.ln()).prop_map(f64::exp),
-    ]
-}
-
-/// Uniform over `[lo, hi]`, with each end drawn one time in eight.
-fn lin_range(lo: f64, hi: f64) -> impl Strategy<Value = f64> {
-    prop_oneof![1 => Just(lo), 1 => Just(hi), 6 => lo..=hi]
-}
-
-fn one_of<T: Copy + std::fmt::Debug + 'static>(all: &'static [T]) -> impl Strategy<Value = T> {
-    (0..all.len()).prop_map(move |i| all[i])
-}
+#[path = "support/ranges.rs"]
+mod ranges;
+use ranges::{lin_range, log_range, one_of};
 
 fn patch() -> impl Strategy<Value = EngineParams> {
     let (lo, hi) = (LIMITS[0], LIMITS[1]);
