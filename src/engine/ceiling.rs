@@ -11,7 +11,7 @@
 //! event (the guard now looks at what passes the ceiling: only a sample that is not a
 //! number, or infinite, trips it).
 //!
-//! The ceiling sits [`HEADROOM_DB`] over the calibrated peak, so a strike the
+//! The ceiling sits 6 dB over the calibrated peak ([`CEILING`]), so a strike the
 //! calibration got right never reaches it. A voice that does is turned down at once, by
 //! just enough for that sample to sit on the ceiling (a gain change at a peak, where the
 //! wave is flat: a bend, not a step or a flat top), and comes back up with a
@@ -21,9 +21,8 @@
 
 use super::level::TARGET_PEAK;
 
-/// The ceiling's distance over the calibrated full-velocity peak, dB.
-pub const HEADROOM_DB: f64 = 6.0;
-/// The ceiling on a voice's mono output: 0 dBFS.
+/// The ceiling on a voice's mono output: twice the calibrated full-velocity peak,
+/// 6 dB over it, at 0 dBFS.
 pub const CEILING: f64 = TARGET_PEAK * 2.0;
 /// Time constant of the gain's way back to 1, s.
 pub const RECOVERY: f64 = 0.2;

@@ -13,6 +13,7 @@ use crate::model::hardness::UnitTime;
 use crate::model::{BounceSample, Bouncer, Contact, Phase};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
+mod calibrate;
 mod settings;
 use settings::contact_cached;
 pub use settings::{
@@ -33,9 +34,6 @@ pub const EXCITATION_LIMIT: f64 = 2.0;
 pub const IMPULSE_MARGIN: f64 = 1.5;
 /// A voice is over when its contacts are done and its output bound is below −120 dB.
 pub const SILENCE: f64 = 1e-6;
-/// A voice output beyond this (+24 dBFS) after its ceiling, which only a sample that is
-/// not finite can be, is a runaway: the voice is reset.
-pub const RUNAWAY_LEVEL: f64 = 16.0;
 /// Time constant of the retrigger de-click, s.
 const DECLICK_TIME: f64 = 0.002;
 /// How far the smoothed mix may be from the patch's for a strike to be calibrated for
@@ -234,51 +232,6 @@ impl Voice {
         self.gain = gain;
     }
 
-    /// The gain that makes a full-velocity strike of `p` on `key`, played at `mix`, peak
-    /// at [`level::TARGET_PEAK`]: from the cache, or by playing that strike (its
-    /// contact, and the bounces that come back while the body still rings from it) on
-    /// a copy of this voice.
-    fn calibrate(&mut self, p: &EngineParams, key: u8, mix: f64) -> f64 {
-        // Keyed on what this note plays (its expression included) and the mix.
-        let own = EngineParams {
-            mix,
-            ..self.own(p, &self.jitter)
-        };
-        if let Some(g) = self.cal.lookup(&own, key, self.fs) {
-            return g;
-        }
-        let mut probe = *self;
-        probe.kill();
-        probe.gain = 1.0;
-        // Full velocity is the top speed: the hit's speed jitter stays out of the level.
-        probe.jitter.speed = 1.0;
-        probe.start(p, key, 1.0, 0);
-        let ring = level::ring_samples(probe.body.settings().f1, self.fs);
-        let max = (level::MAX_PROBE * self.fs) as usize;
-        let (mut peak, mut after) = (0.0f64, 0usize);
-        for _ in 0..max {
-            let s = probe.tick_raw(p, mix);
-            if !s.out.is_finite() {
-                break;
-            }
-            peak = peak.max(s.out.abs());
-            // The run ends once the body has rung that long after the last contact: a
-            // bounce that comes back within it (a fast rattle, whose impacts pile up in
-            // the body) counts, one that comes back later is a strike of its own.
-            if probe.touching() {
-                after = 0;
-            } else {
-                after += 1;
-                if after > ring {
-                    break;
-                }
-            }
-        }
-        let g = level::gain_for(peak);
-        self.cal.store(&own, key, self.fs, g);
-        g
-    }
-
     /// Starts the strike itself (see [`strike`](Self::strike)), at the current gain.
     fn start(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
         self.own_memo = None;
@@ -425,9 +378,9 @@ impl Voice {
         let g = self.ceiling.next(s.out);
         s.out *= g;
         s.side *= g;
-        // The guard: only a sample that is not a number, or infinite, gets past the
-        // ceiling this loud.
-        if s.out.is_nan() || s.side.is_nan() || s.out.abs() >= RUNAWAY_LEVEL {
+        // The guard: a finite sample leaves the ceiling at most on it, so only one that
+        // is not a number, or infinite, is a runaway.
+        if !s.out.is_finite() || s.side.is_nan() {
             self.kill();
             return None;
         }

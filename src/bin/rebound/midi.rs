@@ -18,8 +18,9 @@
 //!   same way), at their samples: pressure damps the body, pitch bend bends it by up to
 //!   `--bend-range`, CC 74 moves the strike position and CC 1 whatever `--mod-wheel`
 //!   names; an MPE Configuration Message (RPN 6) sets up a zone and RPN 0 its bend
-//!   ranges, as from a host. At one sample they come after the note-offs of earlier notes and before the
-//!   note-ons (a file's bend reset before its note applies to that note).
+//!   ranges, as from a host. At one sample they come after the note-offs of earlier
+//!   notes and before the note-ons (a file's bend reset before its note applies to that
+//!   note).
 //! - **Length.** With `--duration` the output has exactly that length. Without it, it
 //!   runs to the last note event and then on until every voice has ended (at most
 //!   [`TAIL_CAP`] s more); a file whose notes run past [`MAX_SECONDS`] is refused.
