@@ -195,8 +195,11 @@ fn render_errors_name_the_argument() {
 
 #[test]
 fn render_writes_a_sounding_wav_and_a_png() {
-    let dir = std::env::temp_dir().join(format!("rebound-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("rebound-cli-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let (wav, png) = (dir.join("hit.wav"), dir.join("hit.png"));
     let (code, stdout, stderr) = rebound(&[
         "render",
@@ -239,7 +242,6 @@ fn render_writes_a_sounding_wav_and_a_png() {
     assert!(peak > 1e-3 && peak <= 2.0, "peak {peak}");
     let png_bytes = std::fs::read(&png).unwrap();
     assert_eq!(&png_bytes[1..4], b"PNG");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The command that takes `--name`, before it: a single impact for the contact

@@ -206,8 +206,11 @@ fn render_takes_every_plugin_parameter() {
             "--{cli} missing from render"
         );
     }
-    let dir = std::env::temp_dir().join(format!("rebound-cli-params-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("rebound-cli-params-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let wav = dir.join("p.wav");
     let note = [NoteSpec {
         at: 0,
@@ -253,13 +256,15 @@ fn render_takes_every_plugin_parameter() {
         let (l, r): (Vec<f32>, Vec<f32>) = got.chunks(2).map(|s| (s[0], s[1])).unzip();
         assert_eq!((l, r), (want.left, want.right), "{opt} {v}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn every_option_that_worked_keeps_working() {
-    let dir = std::env::temp_dir().join(format!("rebound-cli-old-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("rebound-cli-old-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let wav = dir.join("x.wav");
     let out = wav.to_str().unwrap();
     let inline = format!("--out={out}");
@@ -387,14 +392,16 @@ fn every_option_that_worked_keeps_working() {
     assert_eq!(code, 0, "{stderr}");
     let (code, _, stderr) = rebound_within(PROMPT, &["paper", "--table", "2A"]);
     assert_eq!(code, 0, "{stderr}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn render_float_is_the_engines_output_bit_for_bit_and_24_bit_pcm_follows_it() {
     use rebound::engine::{EngineParams, NoteSpec, render};
-    let dir = std::env::temp_dir().join(format!("rebound-cli-bits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("rebound-cli-bits-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     // Six seconds: longer than the progress bar's threshold (rendered in blocks).
     let (f32_wav, i24_wav) = (dir.join("f.wav"), dir.join("i.wav"));
     for (path, bits) in [(&f32_wav, "32"), (&i24_wav, "24")] {
@@ -446,13 +453,15 @@ fn render_float_is_the_engines_output_bit_for_bit_and_24_bit_pcm_follows_it() {
             assert!((got - s.clamp(-1.0, 1.0)).abs() <= 1.0 / 8_388_607.0, "{i}");
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn render_runs_at_the_rate_its_wav_header_stores() {
-    let dir = std::env::temp_dir().join(format!("rebound-fs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("rebound-fs-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let wav = dir.join("f.wav");
     let (code, out, err) = rebound(&[
         "render",
@@ -469,7 +478,6 @@ fn render_runs_at_the_rate_its_wav_header_stores() {
     // 0.5 s at the rate written, not at 44100.7.
     assert_eq!(r.duration(), (0.5f64 * 44101.0).round() as u32);
     assert!(out.contains("44101 Hz"), "{out}");
-    std::fs::remove_dir_all(&dir).ok();
     assert_refused(&["render", "--fs", "7999", "--out", "x.wav"], "--fs");
     assert_refused(&["render", "--bits", "16", "--out", "x.wav"], "--bits");
     assert_refused(&["render", "--voices", "2.5", "--out", "x.wav"], "--voices");

@@ -5,7 +5,7 @@
 
 use midly::num::{u4, u7, u15, u24, u28};
 use midly::{Format, Header, MetaMessage, MidiMessage, Smf, Timing, TrackEvent, TrackEventKind};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 #[path = "support/cli.rs"]
 mod cli;
@@ -124,10 +124,12 @@ fn write_midi(path: &Path, notes: &[ScoreNote]) {
     smf.save(path).unwrap();
 }
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rebound-cli-midi-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch folder, removed when dropped (passed or failed).
+fn dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("rebound-cli-midi-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The dry pulse alone: no body, dry mix, damp mode.
@@ -163,7 +165,8 @@ fn rms(x: &[f32]) -> f64 {
 
 #[test]
 fn every_onset_on_its_exact_sample_and_the_render_runs_to_the_end() {
-    let d = dir("onsets");
+    let scratch = dir("onsets");
+    let d = scratch.path();
     let mid = d.join("song.mid");
     let notes = score();
     write_midi(&mid, &notes);
@@ -190,12 +193,12 @@ fn every_onset_on_its_exact_sample_and_the_render_runs_to_the_end() {
     let (y, _) = read_left(&short);
     assert_eq!(y.len(), 88_200);
     assert_eq!(&x[..88_200], &y[..], "the same samples up to --duration");
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn note_offs_damp_in_damp_mode() {
-    let d = dir("damp");
+    let scratch = dir("damp");
+    let d = scratch.path();
     let mid = d.join("song.mid");
     let notes = score();
     write_midi(&mid, &notes);
@@ -247,12 +250,12 @@ fn note_offs_damp_in_damp_mode() {
     }
     // Damped, the render ends soon after the last note-off; ringing, much later.
     assert!(r.len() > x.len() + 44_100, "{} vs {}", r.len(), x.len());
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn per_track_writes_one_file_per_track() {
-    let d = dir("tracks");
+    let scratch = dir("tracks");
+    let d = scratch.path();
     let mid = d.join("song.mid");
     let notes = score();
     write_midi(&mid, &notes);
@@ -273,14 +276,14 @@ fn per_track_writes_one_file_per_track() {
         // Track 2 has no tempo events: the map of track 1 applies to it.
         assert_eq!(onsets(&x), expected, "track {}", track + 1);
     }
-    let files = std::fs::read_dir(&d).unwrap().count();
+    let files = std::fs::read_dir(d).unwrap().count();
     assert_eq!(files, 3, "song.mid and two track files");
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn several_files_in_one_call() {
-    let d = dir("several");
+    let scratch = dir("several");
+    let d = scratch.path();
     let a = d.join("a.mid");
     let b = d.join("b.mid");
     let notes = score();
@@ -328,12 +331,12 @@ fn several_files_in_one_call() {
     let (code, _, stderr) = cli::rebound(&args);
     assert_eq!(code, 0, "{stderr}");
     assert!(d.join("r_a.wav").exists() && d.join("r_b.wav").exists());
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn bad_midi_files_are_refused_with_one_line() {
-    let d = dir("bad");
+    let scratch = dir("bad");
+    let d = scratch.path();
     let junk = d.join("junk.mid");
     std::fs::write(
         &junk,
@@ -379,13 +382,13 @@ fn bad_midi_files_are_refused_with_one_line() {
     let (code, _, stderr) = cli::rebound(&["render", "--midi", s, "--midi", t, "--out", o]);
     assert_eq!(code, 2);
     assert!(stderr.contains("two outputs"), "{stderr}");
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn smpte_division_ignores_tempo() {
     // 25 fps × 40 subframes: 1000 ticks per second, whatever the Set Tempo events say.
-    let d = dir("smpte");
+    let scratch = dir("smpte");
+    let d = scratch.path();
     let mid = d.join("tc.mid");
     let on = |t: u32, key: u8| TrackEvent {
         delta: u28::new(t),
@@ -420,5 +423,4 @@ fn smpte_division_ignores_tempo() {
     let (x, _) = read_left(&out);
     // 0, 0.333 s and 1.334 s at 44.1 kHz.
     assert_eq!(onsets(&x), vec![0, 14_685, 58_829]);
-    std::fs::remove_dir_all(&d).ok();
 }

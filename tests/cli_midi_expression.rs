@@ -11,15 +11,17 @@ mod spectrum;
 use midly::num::{u4, u7, u14, u15, u28};
 use midly::{Format, Header, MetaMessage, MidiMessage, PitchBend, Smf, Timing, TrackEvent};
 use midly::{TrackEventKind, num::u24};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const TPQ: u64 = 480;
 const FS: f64 = 44_100.0;
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rebound-midi-expr-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch folder, removed when dropped (passed or failed).
+fn dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("rebound-midi-expr-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Writes a one-track file (120 bpm) of `(tick, channel, message)`, in tick order.
@@ -94,14 +96,15 @@ fn rms(x: &[f32]) -> f64 {
 
 #[test]
 fn pitch_bend_bends_the_body_on_its_own_channel() {
-    let d = dir("bend");
+    let scratch = dir("bend");
+    let d = scratch.path();
     let dur = ["--duration", "0.5"];
-    let plain = render(&d, "plain", &[(0, 0, note_on(60))], &dur);
+    let plain = render(d, "plain", &[(0, 0, note_on(60))], &dur);
     // Full bend up before the note, at its tick: the note starts bent.
-    let up = render(&d, "up", &[(0, 0, bend(0x3FFF)), (0, 0, note_on(60))], &dur);
+    let up = render(d, "up", &[(0, 0, bend(0x3FFF)), (0, 0, note_on(60))], &dur);
     // The same bend on another channel leaves the note alone, bit for bit.
     let other = render(
-        &d,
+        d,
         "other",
         &[(0, 1, bend(0x3FFF)), (0, 0, note_on(60))],
         &dur,
@@ -115,18 +118,18 @@ fn pitch_bend_bends_the_body_on_its_own_channel() {
         plain, other,
         "a bend on channel 2 moved a note on channel 1"
     );
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn channel_pressure_damps_the_body() {
-    let d = dir("pressure");
+    let scratch = dir("pressure");
+    let d = scratch.path();
     let dur = ["--duration", "1.0", "--t60", "2"];
     let press = MidiMessage::ChannelAftertouch { vel: u7::new(127) };
-    let plain = render(&d, "plain", &[(0, 0, note_on(60))], &dur);
+    let plain = render(d, "plain", &[(0, 0, note_on(60))], &dur);
     // Full pressure a quarter note (0.25 s) after the strike.
     let pressed = render(
-        &d,
+        d,
         "pressed",
         &[(0, 0, note_on(60)), (TPQ / 2, 0, press)],
         &dur,
@@ -136,12 +139,12 @@ fn channel_pressure_damps_the_body() {
     let tail = (0.8 * FS) as usize..;
     let (a, b) = (rms(&plain[tail.clone()]), rms(&pressed[tail]));
     assert!(b < 0.5 * a, "pressure did not damp: tail rms {a:e} → {b:e}");
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn a_bend_after_the_last_note_event_bends_the_ringing_note() {
-    let d = dir("late");
+    let scratch = dir("late");
+    let d = scratch.path();
     // Without --duration the render runs on until the voice ends; the bend comes
     // half a second after the note's on and off (the note rings on, Ring mode).
     let off = MidiMessage::NoteOff {
@@ -149,12 +152,11 @@ fn a_bend_after_the_last_note_event_bends_the_ringing_note() {
         vel: u7::new(0),
     };
     let late = [(0, 0, note_on(60)), (1, 0, off), (TPQ, 0, bend(0x3FFF))];
-    let plain = render(&d, "plain", &late[..2], &["--t60", "0.5"]);
-    let bent = render(&d, "bent", &late, &["--t60", "0.5"]);
+    let plain = render(d, "plain", &late[..2], &["--t60", "0.5"]);
+    let bent = render(d, "bent", &late, &["--t60", "0.5"]);
     let at = (0.5 * FS) as usize;
     assert_eq!(plain[..at], bent[..at]);
     let w = at + 2048..at + 2048 + 8192;
     let (f0, f1) = (dominant(&plain[w.clone()]), dominant(&bent[w]));
     assert!((f1 / f0 - 2.0).abs() < 0.03, "{f0:.1} Hz → {f1:.1} Hz");
-    std::fs::remove_dir_all(&d).ok();
 }

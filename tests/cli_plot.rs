@@ -4,10 +4,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rebound-cli-plot-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A scratch folder (removed when dropped) and `name` inside it.
+fn tmp(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("rebound-cli-plot-")
+        .tempdir()
+        .unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 /// Renders a short bouncing train with `--plot plot`; returns (status, stderr).
@@ -58,7 +62,7 @@ fn png_chunks(png: &[u8]) -> Vec<([u8; 4], usize)> {
 
 #[test]
 fn png_plot_is_a_compressed_png_under_300_kb() {
-    let path = tmp("plot.png");
+    let (_dir, path) = tmp("plot.png");
     let (code, err) = render_with_plot(&path, None);
     assert_eq!(code, 0, "render failed: {err}");
     let png = std::fs::read(&path).unwrap();
@@ -86,7 +90,7 @@ fn png_plot_is_a_compressed_png_under_300_kb() {
 
 #[test]
 fn svg_plot_has_axes_and_titles_as_text() {
-    let path = tmp("plot.svg");
+    let (_dir, path) = tmp("plot.svg");
     let (code, err) = render_with_plot(&path, None);
     assert_eq!(code, 0, "render failed: {err}");
     let svg = std::fs::read_to_string(&path).unwrap();
@@ -107,7 +111,7 @@ fn svg_plot_has_axes_and_titles_as_text() {
 
 #[test]
 fn missing_font_is_a_clear_error_not_a_panic() {
-    let path = tmp("nofont.png");
+    let (_dir, path) = tmp("nofont.png");
     let (code, err) = render_with_plot(&path, Some("/nonexistent/font.ttf"));
     assert_eq!(code, 2, "stderr: {err}");
     assert!(

@@ -7,14 +7,15 @@ mod cli;
 use cli::*;
 use rebound::engine::{EngineParams, NoteSpec, render};
 use rebound::preset::{self, Preset};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn tmp(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("rebound-cli-presets-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch folder, removed when dropped (passed or failed).
+fn tmp(tag: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("rebound-cli-presets-{tag}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Runs the CLI with its user preset folder at `dir`.
@@ -33,10 +34,11 @@ fn rebound_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn presets_lists_every_factory_preset_as_a_table_and_as_json() {
-    let dir = tmp("list");
-    let (code, table, err) = rebound_in(&dir, &["presets"]);
+    let scratch = tmp("list");
+    let dir = scratch.path();
+    let (code, table, err) = rebound_in(dir, &["presets"]);
     assert_eq!(code, 0, "{err}");
-    let (code, json, err) = rebound_in(&dir, &["presets", "--json"]);
+    let (code, json, err) = rebound_in(dir, &["presets", "--json"]);
     assert_eq!(code, 0, "{err}");
     let rows: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
     assert_eq!(rows.len(), preset::factory().len());
@@ -48,7 +50,7 @@ fn presets_lists_every_factory_preset_as_a_table_and_as_json() {
         assert!(row.get("params").is_none());
         assert!(table.contains(&p.name) && table.contains(&p.description));
     }
-    let (code, json, err) = rebound_in(&dir, &["presets", "--json", "--values"]);
+    let (code, json, err) = rebound_in(dir, &["presets", "--json", "--values"]);
     assert_eq!(code, 0, "{err}");
     let rows: Vec<serde_json::Value> = serde_json::from_str(&json).unwrap();
     for (row, p) in rows.iter().zip(preset::factory()) {
@@ -59,12 +61,11 @@ fn presets_lists_every_factory_preset_as_a_table_and_as_json() {
             if p.params.bouncing { "on" } else { "off" }
         );
     }
-    let (code, out, err) = rebound_in(&dir, &["presets", "--values"]);
+    let (code, out, err) = rebound_in(dir, &["presets", "--values"]);
     assert!(
         code == 2 && out.is_empty() && err.contains("--json"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The engine's render of `p`, note 60 at full velocity, 0.3 s at 48 kHz, interleaved
@@ -93,7 +94,8 @@ fn samples(path: &Path) -> Vec<f32> {
 
 #[test]
 fn render_preset_is_the_presets_parameters_and_options_override_it() {
-    let dir = tmp("render");
+    let scratch = tmp("render");
+    let dir = scratch.path();
     let wav = dir.join("x.wav");
     let w = wav.to_str().unwrap();
     let base = [
@@ -109,7 +111,7 @@ fn render_preset_is_the_presets_parameters_and_options_override_it() {
         let mut args = base.to_vec();
         args.extend_from_slice(&["--out", w]);
         args.extend_from_slice(extra);
-        let (code, out, err) = rebound_in(&dir, &args);
+        let (code, out, err) = rebound_in(dir, &args);
         assert_eq!(code, 0, "{args:?}: {err}");
         assert!(out.starts_with("wrote"), "{out}");
         samples(&wav)
@@ -152,14 +154,14 @@ fn render_preset_is_the_presets_parameters_and_options_override_it() {
         run(&["--preset", file.to_str().unwrap()]),
         engine_audio(&mine.params)
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn save_preset_writes_a_user_preset_that_lists_and_renders() {
-    let dir = tmp("save");
+    let scratch = tmp("save");
+    let dir = scratch.path();
     let (code, out, err) = rebound_in(
-        &dir,
+        dir,
         &[
             "render",
             "--preset",
@@ -178,12 +180,12 @@ fn save_preset_writes_a_user_preset_that_lists_and_renders() {
         ..preset::find("bell strike").unwrap().params
     };
     assert_eq!(saved.params, want);
-    let (code, json, _) = rebound_in(&dir, &["presets", "--json"]);
+    let (code, json, _) = rebound_in(dir, &["presets", "--json"]);
     assert_eq!(code, 0);
     assert!(json.contains("\"name\": \"My Bell\"") && json.contains("\"source\": \"user\""));
     let wav = dir.join("b.wav");
     let (code, _, err) = rebound_in(
-        &dir,
+        dir,
         &[
             "render",
             "--preset",
@@ -199,18 +201,18 @@ fn save_preset_writes_a_user_preset_that_lists_and_renders() {
     assert_eq!(code, 0, "{err}");
     assert_eq!(samples(&wav), engine_audio(&want));
     // A factory name is refused, exit 2, no panic.
-    let (code, out, err) = rebound_in(&dir, &["render", "--save-preset", "Glass tap"]);
+    let (code, out, err) = rebound_in(dir, &["render", "--save-preset", "Glass tap"]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(
         err.contains("factory preset") && !err.contains("panicked"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn bad_presets_are_refused_clearly_with_exit_2() {
-    let dir = tmp("bad");
+    let scratch = tmp("bad");
+    let dir = scratch.path();
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"format": 9, "name": "x"}"#).unwrap();
     let cases: [(&[&str], &str); 4] = [
@@ -235,7 +237,7 @@ fn bad_presets_are_refused_clearly_with_exit_2() {
         (&["render", "--save-preset", "???"], "letter or digit"),
     ];
     for (args, want) in cases {
-        let (code, out, err) = rebound_in(&dir, args);
+        let (code, out, err) = rebound_in(dir, args);
         assert_eq!(code, 2, "{args:?}: {out}{err}");
         assert!(out.is_empty(), "{args:?}: {out}");
         assert!(
@@ -244,24 +246,24 @@ fn bad_presets_are_refused_clearly_with_exit_2() {
         );
     }
     // Neither --out nor --save-preset: clap's usage error.
-    let (code, out, err) = rebound_in(&dir, &["render"]);
+    let (code, out, err) = rebound_in(dir, &["render"]);
     assert!(
         code == 2 && out.is_empty() && err.contains("--out <FILE.wav>"),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The acceptance check: every preset, note 60 at full velocity, writes finite stereo
 /// audio peaking at −6 ±2 dBFS (the level calibration's promise for every patch).
 #[test]
 fn every_preset_renders_finite_stereo_at_minus_6_dbfs() {
-    let dir = tmp("level");
+    let scratch = tmp("level");
+    let dir = scratch.path();
     let mut report = Vec::new();
     for p in preset::factory() {
         let wav = dir.join(format!("{}.wav", preset::slug(&p.name)));
         let (code, out, err) = rebound_in(
-            &dir,
+            dir,
             &[
                 "render",
                 "--preset",
@@ -283,5 +285,4 @@ fn every_preset_renders_finite_stereo_at_minus_6_dbfs() {
         assert!((db + 6.0).abs() <= 2.0, "{}: peak {db:.2} dBFS", p.name);
     }
     println!("{}", report.join("\n"));
-    std::fs::remove_dir_all(&dir).ok();
 }

@@ -251,8 +251,11 @@ fn sequence_gravity_in_contact_rests_without_correction() {
 
 #[test]
 fn render_takes_gravity_in_contact_and_restitution() {
-    let dir = std::env::temp_dir().join(format!("rebound-render-seeds-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new()
+        .prefix("rebound-render-seeds-")
+        .tempdir()
+        .unwrap();
+    let dir = scratch.path();
     let wav = dir.join("ball.wav");
     let (code, out, err) = rebound(&[
         "render",
@@ -289,5 +292,4 @@ fn render_takes_gravity_in_contact_and_restitution() {
         &["render", "--restitution", "1.5", "--out", "x.wav"],
         "--bounciness",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

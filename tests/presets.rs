@@ -211,8 +211,12 @@ fn bad_files_are_refused_with_a_message_naming_the_problem() {
 
 #[test]
 fn user_presets_save_load_and_are_found_after_the_factory() {
-    let dir = std::env::temp_dir().join(format!("rebound-presets-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = tempfile::Builder::new()
+        .prefix("rebound-presets-")
+        .tempdir()
+        .unwrap();
+    // Not created yet: saving makes the user folder.
+    let dir = scratch.path().join("presets");
     assert!(preset::load_dir(&dir).is_empty());
     let p = EngineParams {
         hardness_ms: 0.123456789,
@@ -235,7 +239,6 @@ fn user_presets_save_load_and_are_found_after_the_factory() {
     assert!(e.0.contains("factory"), "{e}");
     let e = preset::save_in(&dir, &Preset::new("!!!", "x", "", p)).unwrap_err();
     assert!(e.0.contains("letter or digit"), "{e}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
