@@ -47,6 +47,11 @@ impl Voice {
                 }
             }
         }
+        // The strike that follows latches the contact the probe latched: its
+        // normalisation (a root search for the peak force) and eq (9)'s unit time come
+        // from the probe, not computed again (`latch` still checks they match).
+        self.norm = probe.norm;
+        self.unit = probe.unit;
         let g = level::gain_for(peak);
         self.cal.store(&own, key, self.fs, g);
         g
