@@ -32,7 +32,7 @@ pub fn stiffness(p: &EngineParams, unit: &mut UnitTime) -> f64 {
     match p.controls {
         Controls::Expert => p.k,
         Controls::Playable => {
-            let z = mu_v_in_for(p.restitution);
+            let z = unit.z_for(p.restitution);
             let c = unit.get(z, p.alpha);
             let k = k_for_contact_time(1e-3 * p.hardness_ms, p.mass, v_top(p), p.alpha, c);
             if k.is_finite() && k > 0.0 { k } else { p.k }

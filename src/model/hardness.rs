@@ -16,6 +16,7 @@
 //! form, so a voice caches `C` per `(z, α)` ([`UnitTime`]).
 
 use super::contact::Contact;
+use super::restitution::mu_v_in_for;
 use super::tau::contact_time;
 
 /// `C(z, α)`: the contact time of eq (9) for `m = k = v_in = 1` and `μ = z`, s.
@@ -49,12 +50,15 @@ pub fn contact_time_for_k(k: f64, mass: f64, v_in: f64, alpha: f64, unit: f64) -
 }
 
 /// [`unit_time`] remembered for the last `(z, α)`: recomputed only when either
-/// changes, so a voice pays the quadrature once per new setting, not per strike.
+/// changes, so a voice pays the quadrature once per new setting, not per strike. The
+/// `z` of the last restitution too (a Newton solve of seed 000's eq 19).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct UnitTime {
     z: f64,
     alpha: f64,
     unit: f64,
+    e: f64,
+    z_of_e: f64,
 }
 
 impl Default for UnitTime {
@@ -63,6 +67,8 @@ impl Default for UnitTime {
             z: f64::NAN,
             alpha: f64::NAN,
             unit: f64::NAN,
+            e: f64::NAN,
+            z_of_e: f64::NAN,
         }
     }
 }
@@ -71,19 +77,45 @@ impl UnitTime {
     /// `C(z, α)`, from the cache when `(z, α)` is the last one asked for.
     pub fn get(&mut self, z: f64, alpha: f64) -> f64 {
         if z != self.z || alpha != self.alpha {
-            *self = Self {
-                z,
-                alpha,
-                unit: unit_time(z, alpha),
-            };
+            self.z = z;
+            self.alpha = alpha;
+            self.unit = unit_time(z, alpha);
         }
         self.unit
+    }
+
+    /// `z = μ v_in` for restitution `e` ([`mu_v_in_for`]), from the cache when `e` is
+    /// the last one asked for.
+    pub fn z_for(&mut self, e: f64) -> f64 {
+        if e != self.e {
+            self.e = e;
+            self.z_of_e = mu_v_in_for(e);
+        }
+        self.z_of_e
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cache_gives_what_it_caches_whatever_the_order() {
+        let mut c = UnitTime::default();
+        for (e, alpha) in [(0.5, 1.5), (0.5, 1.5), (0.9, 1.5), (0.9, 2.0), (0.5, 2.0)] {
+            let z = c.z_for(e);
+            assert_eq!(z.to_bits(), mu_v_in_for(e).to_bits(), "e {e}");
+            let u = c.get(z, alpha);
+            assert_eq!(
+                u.to_bits(),
+                unit_time(z, alpha).to_bits(),
+                "e {e} α {alpha}"
+            );
+            // Asking for the unit time keeps the restitution's z, and back.
+            assert_eq!(c.z_for(e).to_bits(), z.to_bits());
+        }
+        assert!(c.z_for(f64::NAN).is_finite());
+    }
 
     #[test]
     fn inversion_round_trips_through_eq_9() {

@@ -337,6 +337,11 @@ impl ModalBody {
     /// old coefficients to the new; one asked for during a crossfade waits for its end
     /// (the settings then still report the old type, so the caller asks again).
     pub fn retune(&mut self, st: BodySettings, fs: f64) {
+        // Already tuned to exactly these (a re-strike of the same key and patch): the
+        // coefficients are `Coefs::of` these settings, capped by any damping, already.
+        if self.active && self.fade_left == 0 && fs == self.fs && st == self.settings {
+            return;
+        }
         let mut st = st;
         let switching = st.kind != self.settings.kind;
         // (During a fade to None the main bank is all zeros but the old one rings.)
