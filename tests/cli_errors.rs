@@ -5,6 +5,8 @@
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/scratch.rs"]
+mod scratch;
 use cli::*;
 use std::time::{Duration, Instant};
 
@@ -195,10 +197,7 @@ fn render_errors_name_the_argument() {
 
 #[test]
 fn render_writes_a_sounding_wav_and_a_png() {
-    let scratch = tempfile::Builder::new()
-        .prefix("rebound-cli-")
-        .tempdir()
-        .unwrap();
+    let scratch = scratch::dir("cli");
     let dir = scratch.path();
     let (wav, png) = (dir.join("hit.wav"), dir.join("hit.png"));
     let (code, stdout, stderr) = rebound(&[

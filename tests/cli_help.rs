@@ -5,6 +5,8 @@
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/scratch.rs"]
+mod scratch;
 use cli::*;
 
 /// Every option of every subcommand as it worked before clap: each must stay
@@ -206,10 +208,7 @@ fn render_takes_every_plugin_parameter() {
             "--{cli} missing from render"
         );
     }
-    let scratch = tempfile::Builder::new()
-        .prefix("rebound-cli-params-")
-        .tempdir()
-        .unwrap();
+    let scratch = scratch::dir("cli-params");
     let dir = scratch.path();
     let wav = dir.join("p.wav");
     let note = [NoteSpec {
@@ -260,10 +259,7 @@ fn render_takes_every_plugin_parameter() {
 
 #[test]
 fn every_option_that_worked_keeps_working() {
-    let scratch = tempfile::Builder::new()
-        .prefix("rebound-cli-old-")
-        .tempdir()
-        .unwrap();
+    let scratch = scratch::dir("cli-old");
     let dir = scratch.path();
     let wav = dir.join("x.wav");
     let out = wav.to_str().unwrap();
@@ -397,10 +393,7 @@ fn every_option_that_worked_keeps_working() {
 #[test]
 fn render_float_is_the_engines_output_bit_for_bit_and_24_bit_pcm_follows_it() {
     use rebound::engine::{EngineParams, NoteSpec, render};
-    let scratch = tempfile::Builder::new()
-        .prefix("rebound-cli-bits-")
-        .tempdir()
-        .unwrap();
+    let scratch = scratch::dir("cli-bits");
     let dir = scratch.path();
     // Six seconds: longer than the progress bar's threshold (rendered in blocks).
     let (f32_wav, i24_wav) = (dir.join("f.wav"), dir.join("i.wav"));
@@ -457,10 +450,7 @@ fn render_float_is_the_engines_output_bit_for_bit_and_24_bit_pcm_follows_it() {
 
 #[test]
 fn render_runs_at_the_rate_its_wav_header_stores() {
-    let scratch = tempfile::Builder::new()
-        .prefix("rebound-fs-")
-        .tempdir()
-        .unwrap();
+    let scratch = scratch::dir("fs");
     let dir = scratch.path();
     let wav = dir.join("f.wav");
     let (code, out, err) = rebound(&[

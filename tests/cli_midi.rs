@@ -9,6 +9,8 @@ use std::path::Path;
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/scratch.rs"]
+mod scratch;
 use cli::{read_left, render_midi};
 
 const TPQ: u64 = 480;
@@ -124,14 +126,6 @@ fn write_midi(path: &Path, notes: &[ScoreNote]) {
     smf.save(path).unwrap();
 }
 
-/// A scratch folder, removed when dropped (passed or failed).
-fn dir(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("rebound-cli-midi-{name}-"))
-        .tempdir()
-        .unwrap()
-}
-
 /// The dry pulse alone: no body, dry mix, damp mode.
 const DRY: [&str; 8] = [
     "--body",
@@ -165,7 +159,7 @@ fn rms(x: &[f32]) -> f64 {
 
 #[test]
 fn every_onset_on_its_exact_sample_and_the_render_runs_to_the_end() {
-    let scratch = dir("onsets");
+    let scratch = scratch::dir("cli-midi-onsets");
     let d = scratch.path();
     let mid = d.join("song.mid");
     let notes = score();
@@ -197,7 +191,7 @@ fn every_onset_on_its_exact_sample_and_the_render_runs_to_the_end() {
 
 #[test]
 fn note_offs_damp_in_damp_mode() {
-    let scratch = dir("damp");
+    let scratch = scratch::dir("cli-midi-damp");
     let d = scratch.path();
     let mid = d.join("song.mid");
     let notes = score();
@@ -254,7 +248,7 @@ fn note_offs_damp_in_damp_mode() {
 
 #[test]
 fn per_track_writes_one_file_per_track() {
-    let scratch = dir("tracks");
+    let scratch = scratch::dir("cli-midi-tracks");
     let d = scratch.path();
     let mid = d.join("song.mid");
     let notes = score();
@@ -282,7 +276,7 @@ fn per_track_writes_one_file_per_track() {
 
 #[test]
 fn several_files_in_one_call() {
-    let scratch = dir("several");
+    let scratch = scratch::dir("cli-midi-several");
     let d = scratch.path();
     let a = d.join("a.mid");
     let b = d.join("b.mid");
@@ -335,7 +329,7 @@ fn several_files_in_one_call() {
 
 #[test]
 fn bad_midi_files_are_refused_with_one_line() {
-    let scratch = dir("bad");
+    let scratch = scratch::dir("cli-midi-bad");
     let d = scratch.path();
     let junk = d.join("junk.mid");
     std::fs::write(
@@ -387,7 +381,7 @@ fn bad_midi_files_are_refused_with_one_line() {
 #[test]
 fn smpte_division_ignores_tempo() {
     // 25 fps × 40 subframes: 1000 ticks per second, whatever the Set Tempo events say.
-    let scratch = dir("smpte");
+    let scratch = scratch::dir("cli-midi-smpte");
     let d = scratch.path();
     let mid = d.join("tc.mid");
     let on = |t: u32, key: u8| TrackEvent {

@@ -5,6 +5,8 @@
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/scratch.rs"]
+mod scratch;
 #[path = "support/spectrum.rs"]
 mod spectrum;
 
@@ -15,14 +17,6 @@ use std::path::Path;
 
 const TPQ: u64 = 480;
 const FS: f64 = 44_100.0;
-
-/// A scratch folder, removed when dropped (passed or failed).
-fn dir(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("rebound-midi-expr-{name}-"))
-        .tempdir()
-        .unwrap()
-}
 
 /// Writes a one-track file (120 bpm) of `(tick, channel, message)`, in tick order.
 fn write(path: &Path, events: &[(u64, u8, MidiMessage)]) {
@@ -96,7 +90,7 @@ fn rms(x: &[f32]) -> f64 {
 
 #[test]
 fn pitch_bend_bends_the_body_on_its_own_channel() {
-    let scratch = dir("bend");
+    let scratch = scratch::dir("midi-expr-bend");
     let d = scratch.path();
     let dur = ["--duration", "0.5"];
     let plain = render(d, "plain", &[(0, 0, note_on(60))], &dur);
@@ -122,7 +116,7 @@ fn pitch_bend_bends_the_body_on_its_own_channel() {
 
 #[test]
 fn channel_pressure_damps_the_body() {
-    let scratch = dir("pressure");
+    let scratch = scratch::dir("midi-expr-pressure");
     let d = scratch.path();
     let dur = ["--duration", "1.0", "--t60", "2"];
     let press = MidiMessage::ChannelAftertouch { vel: u7::new(127) };
@@ -143,7 +137,7 @@ fn channel_pressure_damps_the_body() {
 
 #[test]
 fn a_bend_after_the_last_note_event_bends_the_ringing_note() {
-    let scratch = dir("late");
+    let scratch = scratch::dir("midi-expr-late");
     let d = scratch.path();
     // Without --duration the render runs on until the voice ends; the bend comes
     // half a second after the note's on and off (the note rings on, Ring mode).

@@ -1,15 +1,15 @@
 //! `rebound render --plot`: a compressed PNG under 300 KB, SVG for `.svg` with its axis
 //! titles as text, and a clear error (not a panic) when the plot's font is missing.
 
+#[path = "support/scratch.rs"]
+mod scratch;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A scratch folder (removed when dropped) and `name` inside it.
 fn tmp(name: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::Builder::new()
-        .prefix("rebound-cli-plot-")
-        .tempdir()
-        .unwrap();
+    let dir = scratch::dir("cli-plot");
     let path = dir.path().join(name);
     (dir, path)
 }

@@ -4,19 +4,13 @@
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/scratch.rs"]
+mod scratch;
 use cli::*;
 use rebound::engine::{EngineParams, NoteSpec, render};
 use rebound::preset::{self, Preset};
 use std::path::Path;
 use std::process::Command;
-
-/// A scratch folder, removed when dropped (passed or failed).
-fn tmp(tag: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("rebound-cli-presets-{tag}-"))
-        .tempdir()
-        .unwrap()
-}
 
 /// Runs the CLI with its user preset folder at `dir`.
 fn rebound_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
@@ -34,7 +28,7 @@ fn rebound_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn presets_lists_every_factory_preset_as_a_table_and_as_json() {
-    let scratch = tmp("list");
+    let scratch = scratch::dir("cli-presets-list");
     let dir = scratch.path();
     let (code, table, err) = rebound_in(dir, &["presets"]);
     assert_eq!(code, 0, "{err}");
@@ -94,7 +88,7 @@ fn samples(path: &Path) -> Vec<f32> {
 
 #[test]
 fn render_preset_is_the_presets_parameters_and_options_override_it() {
-    let scratch = tmp("render");
+    let scratch = scratch::dir("cli-presets-render");
     let dir = scratch.path();
     let wav = dir.join("x.wav");
     let w = wav.to_str().unwrap();
@@ -158,7 +152,7 @@ fn render_preset_is_the_presets_parameters_and_options_override_it() {
 
 #[test]
 fn save_preset_writes_a_user_preset_that_lists_and_renders() {
-    let scratch = tmp("save");
+    let scratch = scratch::dir("cli-presets-save");
     let dir = scratch.path();
     let (code, out, err) = rebound_in(
         dir,
@@ -211,7 +205,7 @@ fn save_preset_writes_a_user_preset_that_lists_and_renders() {
 
 #[test]
 fn bad_presets_are_refused_clearly_with_exit_2() {
-    let scratch = tmp("bad");
+    let scratch = scratch::dir("cli-presets-bad");
     let dir = scratch.path();
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"format": 9, "name": "x"}"#).unwrap();
@@ -257,7 +251,7 @@ fn bad_presets_are_refused_clearly_with_exit_2() {
 /// audio peaking at −6 ±2 dBFS (the level calibration's promise for every patch).
 #[test]
 fn every_preset_renders_finite_stereo_at_minus_6_dbfs() {
-    let scratch = tmp("level");
+    let scratch = scratch::dir("cli-presets-level");
     let dir = scratch.path();
     let mut report = Vec::new();
     for p in preset::factory() {

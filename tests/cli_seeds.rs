@@ -3,6 +3,8 @@
 
 #[path = "support/cli.rs"]
 mod cli;
+#[path = "support/scratch.rs"]
+mod scratch;
 use cli::*;
 
 #[test]
@@ -251,10 +253,7 @@ fn sequence_gravity_in_contact_rests_without_correction() {
 
 #[test]
 fn render_takes_gravity_in_contact_and_restitution() {
-    let scratch = tempfile::Builder::new()
-        .prefix("rebound-render-seeds-")
-        .tempdir()
-        .unwrap();
+    let scratch = scratch::dir("render-seeds");
     let dir = scratch.path();
     let wav = dir.join("ball.wav");
     let (code, out, err) = rebound(&[

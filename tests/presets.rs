@@ -14,6 +14,8 @@ use rebound::preset::{self, CATEGORIES, FACTORY_FILES, Preset};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+#[path = "support/scratch.rs"]
+mod scratch;
 #[path = "support/state.rs"]
 mod state;
 use state::load;
@@ -211,10 +213,7 @@ fn bad_files_are_refused_with_a_message_naming_the_problem() {
 
 #[test]
 fn user_presets_save_load_and_are_found_after_the_factory() {
-    let scratch = tempfile::Builder::new()
-        .prefix("rebound-presets-")
-        .tempdir()
-        .unwrap();
+    let scratch = scratch::dir("presets");
     // Not created yet: saving makes the user folder.
     let dir = scratch.path().join("presets");
     assert!(preset::load_dir(&dir).is_empty());

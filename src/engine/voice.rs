@@ -12,7 +12,6 @@ use crate::model::body::{BodyType, ModalBody};
 use crate::model::hardness::UnitTime;
 use crate::model::{BounceSample, Bouncer, Contact, Phase};
 
-/// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 mod calibrate;
 mod settings;
 use settings::contact_cached;
@@ -20,6 +19,7 @@ pub use settings::{
     body_settings, contact_of, latch_cached, latch_of, train_of, velocity_to_speed,
 };
 
+/// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
 /// The normalised excitation is limited to this many times the analytic peak of a
 /// full-velocity strike: anything above is integrator error on a contact shorter than a
