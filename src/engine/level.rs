@@ -10,19 +10,64 @@
 //! repeated notes cost nothing. Lower velocities keep their physics: quieter.
 
 use super::params::EngineParams;
+use super::true_peak::TruePeak;
 use crate::model::body::BodyType;
 
 /// Peak of a full-velocity strike: −6 dBFS.
 pub const TARGET_PEAK: f64 = 0.5;
 /// Longest calibration run, s: a contact longer than this is calibrated on its start.
 pub const MAX_PROBE: f64 = 0.1;
-/// After the contact, the body rings this many periods of its fundamental (at least
-/// [`MIN_RING`]) before the peak is taken: the first swing of the slowest mode.
-const RING_PERIODS: f64 = 1.25;
-const MIN_RING: f64 = 0.003;
+/// After the contact, the body rings this many periods of its lowest mode (at least
+/// [`MIN_RING`] s) before the peak is taken: long enough for the beating of its first
+/// modes to come round (the bell preset peaks at 38 ms: 2.2 dB over a 20 ms run).
+const RING_PERIODS: f64 = 4.0;
+const MIN_RING: f64 = 0.04;
 /// Gains are kept within these (a strike that cannot reach the target stays quiet
 /// rather than amplifying numerical noise).
 const MAX_GAIN: f64 = 1e4;
+
+/// Loudness is the A-weighted energy of the body's ring over this window, s (the
+/// momentary window of EBU R 128).
+pub const LOUDNESS_WINDOW: f64 = 0.4;
+/// Hardness changes the timbre, not the loudness: in Playable mode a strike is brought
+/// toward the loudness of the same patch struck at this Hardness (the default), ms…
+pub const REFERENCE_HARDNESS_MS: f64 = 0.6;
+/// …with its peak at this many dB from [`TARGET_PEAK`] (so the loudness target sits
+/// inside the peak window rather than at its top: a harder or softer strike, whose
+/// peak is higher for its loudness, can then be lifted further)…
+pub const REFERENCE_OFFSET_DB: f64 = -0.5;
+/// …moving a strike's peak at most this far above [`TARGET_PEAK`], dB (a stereo image
+/// lifts one channel up to 0.6 dB over the mono peak, and every channel of every
+/// factory preset stays within −6 ±2 dBFS)…
+pub const MAX_LIFT_DB: f64 = 1.2;
+/// …and at most this far below it: within that window a strike's loudness is as near
+/// the target as it goes.
+pub const MAX_CUT_DB: f64 = 1.5;
+
+/// A-weighting gain (linear amplitude) at `f` Hz, IEC 61672-1 `R_A(f)` with its
+/// +2.00 dB, so 1 at 1 kHz.
+pub fn a_weight(f: f64) -> f64 {
+    let f2 = f * f;
+    let (c1, c2, c3, c4) = (20.598_997f64, 107.652_65f64, 737.862_23f64, 12_194.217f64);
+    let r = c4 * c4 * f2 * f2
+        / ((f2 + c1 * c1) * ((f2 + c2 * c2) * (f2 + c3 * c3)).sqrt() * (f2 + c4 * c4));
+    r * 10f64.powf(2.0 / 20.0)
+}
+
+/// The gain that makes a strike of loudness `e` as loud as the reference's `reference`
+/// brought [`REFERENCE_OFFSET_DB`] down (both energies, at their calibrated peaks),
+/// within [`MAX_CUT_DB`] and [`MAX_LIFT_DB`]; 1 when either is not a positive energy.
+pub fn compensation(e: f64, reference: f64) -> f64 {
+    let g = (reference / e).sqrt() * 10f64.powf(REFERENCE_OFFSET_DB / 20.0);
+    if g.is_finite() && g > 0.0 {
+        g.clamp(
+            10f64.powf(-MAX_CUT_DB / 20.0),
+            10f64.powf(MAX_LIFT_DB / 20.0),
+        )
+    } else {
+        1.0
+    }
+}
 
 /// The body/dry mix a voice plays with: Body None bypasses the mix (dry only).
 pub fn mix_of(p: &EngineParams, mix: f64) -> f64 {
@@ -33,7 +78,8 @@ pub fn mix_of(p: &EngineParams, mix: f64) -> f64 {
     }
 }
 
-/// Samples the body rings after the contact before the peak is taken, at `f1` Hz.
+/// Samples the body rings after the contact before the peak is taken, for a lowest
+/// mode at `f1` Hz.
 pub fn ring_samples(f1: f64, fs: f64) -> usize {
     let t = if f1 > 0.0 && f1.is_finite() {
         (RING_PERIODS / f1).max(MIN_RING)
@@ -53,38 +99,148 @@ pub fn gain_for(peak: f64) -> f64 {
     }
 }
 
-/// The last calibration: the parameters, key and rate it was made for, and its gain.
+/// The calibrated gains of a strike: what it puts into the dry path and into the body.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Calibration {
+pub struct Gains {
+    pub dry: f64,
+    pub body: f64,
+}
+
+impl Gains {
+    pub const UNIT: Gains = Gains {
+        dry: 1.0,
+        body: 1.0,
+    };
+
+    /// The lower of each gain (a strike during a Mix glide: see `Voice::strike_in_mix`).
+    pub fn min(self, other: Gains) -> Gains {
+        Gains {
+            dry: self.dry.min(other.dry),
+            body: self.body.min(other.body),
+        }
+    }
+
+    pub fn scaled(self, g: f64) -> Gains {
+        Gains {
+            dry: self.dry * g,
+            body: self.body * g,
+        }
+    }
+}
+
+/// The peaks of a calibration run, between the samples too (see `true_peak`): the
+/// output (up to where the run left the body ringing alone), its dry path and its body.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Peaks {
+    pub out: TruePeak,
+    pub dry: TruePeak,
+    pub body: TruePeak,
+    /// The body's peak where the output is its ring alone: read where no dry sample
+    /// is in reach of the reading.
+    pub ring: TruePeak,
+    /// Samples from the start to the last whose peak reading can hold a dry sample
+    /// (0: none can).
+    pub dry_end: usize,
+    /// The A-weighted energy of the output's ring from the end of the run over
+    /// [`LOUDNESS_WINDOW`].
+    pub loudness: f64,
+}
+
+impl Peaks {
+    /// The body's peak over the whole run (the ring's readings are the body's too; the
+    /// run's last stretch may have been read into the ring alone).
+    pub fn body_peak(&self) -> f64 {
+        self.body.peak().max(self.ring.peak())
+    }
+
+    pub fn add(&mut self, s: &super::voice::VoiceSample) {
+        self.out.push(s.out);
+        self.dry.push(s.dry);
+        self.body.push(s.body);
+    }
+}
+
+/// The last calibration of one kind: the parameters, key and rate it was made for, and
+/// what it found (the gains of a strike, or the loudness of a reference).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Calibration<T> {
     params: Option<EngineParams>,
     key: u8,
     fs: f64,
-    gain: f64,
+    value: Option<T>,
 }
 
-impl Default for Calibration {
+impl<T> Default for Calibration<T> {
     fn default() -> Self {
         Self {
             params: None,
             key: 0,
             fs: 0.0,
-            gain: 1.0,
+            value: None,
         }
     }
 }
 
-impl Calibration {
-    /// The cached gain, if it was made for exactly these parameters, key and rate.
-    pub fn lookup(&self, p: &EngineParams, key: u8, fs: f64) -> Option<f64> {
-        (self.params.as_ref() == Some(p) && self.key == key && self.fs == fs).then_some(self.gain)
+impl<T: Copy> Calibration<T> {
+    /// The cached value, if it was made for exactly these parameters, key and rate.
+    pub fn lookup(&self, p: &EngineParams, key: u8, fs: f64) -> Option<T> {
+        if self.params.as_ref() == Some(p) && self.key == key && self.fs == fs {
+            self.value
+        } else {
+            None
+        }
     }
 
-    pub fn store(&mut self, p: &EngineParams, key: u8, fs: f64, gain: f64) {
+    pub fn store(&mut self, p: &EngineParams, key: u8, fs: f64, value: T) {
         *self = Self {
             params: Some(*p),
             key,
             fs,
-            gain,
+            value: Some(value),
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_weighting_matches_the_standards_table() {
+        // IEC 61672-1, table 3: A-weighting in dB at nominal frequencies (rounded to
+        // 0.1 dB there; the curve at the nominal, not the exact, frequency).
+        for (f, db) in [
+            (31.5, -39.4),
+            (100.0, -19.1),
+            (1000.0, 0.0),
+            (4000.0, 1.0),
+            (10_000.0, -2.5),
+        ] {
+            let got = 20.0 * a_weight(f).log10();
+            assert!((got - db).abs() < 0.15, "{f} Hz: {got:.2} dB, table {db}");
+        }
+    }
+
+    #[test]
+    fn compensation_stays_inside_the_peak_window() {
+        let (lift, cut) = (
+            10f64.powf(MAX_LIFT_DB / 20.0),
+            10f64.powf(-MAX_CUT_DB / 20.0),
+        );
+        let offset = 10f64.powf(REFERENCE_OFFSET_DB / 20.0);
+        // The reference itself is brought down by the offset.
+        assert!((compensation(1.0, 1.0) - offset).abs() < 1e-12);
+        // A strike 6 dB quieter than the reference is lifted, to the window's edge;
+        // one 6 dB louder is cut, to the other edge.
+        assert_eq!(compensation(0.25, 1.0), lift);
+        assert_eq!(compensation(4.0, 1.0), cut);
+        for (e, r) in [
+            (0.0, 1.0),
+            (1.0, 0.0),
+            (f64::NAN, 1.0),
+            (1.0, f64::INFINITY),
+        ] {
+            assert_eq!(compensation(e, r), 1.0, "{e} {r}");
+        }
     }
 }

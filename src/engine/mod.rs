@@ -19,6 +19,7 @@ mod physical;
 mod smoothing;
 pub mod spec;
 mod trace;
+mod true_peak;
 pub mod voice;
 mod voices;
 

@@ -14,10 +14,12 @@ use crate::model::{BounceSample, Bouncer, Contact, Phase};
 
 mod calibrate;
 mod settings;
+mod tail;
 use settings::contact_cached;
 pub use settings::{
     body_settings, contact_of, latch_cached, latch_of, train_of, velocity_to_speed,
 };
+use tail::{Tail, excitation};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
@@ -88,6 +90,9 @@ pub struct VoiceSample {
     pub side: f64,
     /// Normalised wall force (the dry excitation, before mix).
     pub force: f64,
+    /// The dry path and the body's mid at their calibrated gains, before mix and fade.
+    pub dry: f64,
+    pub body: f64,
     pub contact: BounceSample,
 }
 
@@ -99,15 +104,19 @@ pub struct Voice {
     /// Engine time of the last (re)strike, for stealing the oldest.
     pub started: u64,
     bouncer: Option<Bouncer>,
+    /// The contact a re-strike interrupted, finishing into the body (see `tail`).
+    tail: Option<Tail>,
     body: ModalBody,
     norm: Norm,
     /// Eq (9) at unit scale for the last Bounciness and Shape (see `model::hardness`).
     unit: UnitTime,
     /// Level calibration of the last strike (see `level`).
-    cal: Calibration,
-    /// The calibrated gain of this strike: scales what it puts into the dry path and
+    cal: Calibration<level::Gains>,
+    /// The loudness of the last reference strike (see `calibrate`).
+    cal_ref: Calibration<f64>,
+    /// The calibrated gains of this strike: scale what it puts into the dry path and
     /// the body (not the body's output: a re-strike does not step a ringing body).
-    gain: f64,
+    gain: level::Gains,
     /// Keeps a calibration miss off the output clip (see `ceiling`).
     ceiling: Ceiling,
     fs: f64,
@@ -137,6 +146,8 @@ pub struct Voice {
     /// This hit's humanize jitter (one draw per note-on, set before `strike`), applied
     /// by [`own`](Self::own) and to the strike speed.
     pub jitter: Jitter,
+    /// True on the copy a calibration plays (which must not calibrate itself).
+    probing: bool,
 }
 
 impl Voice {
@@ -150,6 +161,7 @@ impl Voice {
             voice_id: None,
             started: 0,
             bouncer: None,
+            tail: None,
             body: ModalBody::new(body_settings(&p, 60), fs),
             norm: Norm {
                 contact: c,
@@ -160,7 +172,8 @@ impl Voice {
             },
             unit,
             cal: Calibration::default(),
-            gain: 1.0,
+            cal_ref: Calibration::default(),
+            gain: level::Gains::UNIT,
             ceiling: Ceiling::new(fs),
             fs,
             declick: 0.0,
@@ -177,6 +190,7 @@ impl Voice {
             expression: Expression::default(),
             own_memo: None,
             jitter: Jitter::NONE,
+            probing: false,
         }
     }
 
@@ -198,6 +212,10 @@ impl Voice {
     /// True while the mass touches the wall (not in a flight between bounces).
     fn touching(&self) -> bool {
         self.bouncer.is_some_and(|b| b.phase() == Phase::Contact)
+    }
+    /// True while this strike's contact, or one a re-strike interrupted, presses.
+    fn pressing(&self) -> bool {
+        self.touching() || self.tail.is_some()
     }
     /// The last output sample.
     pub fn output(&self) -> f64 {
@@ -237,9 +255,26 @@ impl Voice {
         self.own_memo = None;
         let p = &self.own(p, &self.jitter);
         let restrike = self.active && !self.is_fading() && self.key == key;
-        if restrike {
+        if restrike && self.touching() {
+            // The contact in progress finishes into the body (see `tail`); one that an
+            // earlier re-strike interrupted is cut, through the de-click.
+            if let Some(old) = self.tail {
+                self.declick += old.last_dry;
+            }
+            if let Some(b) = self.bouncer {
+                self.tail = Some(Tail::new(
+                    b,
+                    self.norm,
+                    self.gain,
+                    self.budget,
+                    self.last_dry,
+                    self.fs,
+                ));
+            }
+        } else if restrike {
             self.declick += self.last_dry;
         } else {
+            self.tail = None;
             self.body.reset();
             self.ceiling.reset();
             self.declick = 0.0;
@@ -331,10 +366,7 @@ impl Voice {
         let Some(t60) = self.pending_damp else {
             return;
         };
-        if self
-            .bouncer
-            .is_some_and(|b| matches!(b.phase(), Phase::Contact))
-        {
+        if self.pressing() {
             return;
         }
         self.pending_damp = None;
@@ -352,6 +384,7 @@ impl Voice {
         self.pending_damp = None;
         self.declick_coef = (-1.0 / (DECLICK_TIME * self.fs)).exp();
         self.bouncer = None;
+        self.tail = None;
         self.body.reset();
         self.ceiling.reset();
         self.declick = 0.0;
@@ -362,7 +395,12 @@ impl Voice {
     }
 
     /// Retunes the body to the current (smoothed) settings: control rate.
+    /// A contact in progress keeps the body it was calibrated for (see `calibrate`): a
+    /// retune waits for its end, a few milliseconds at most for a playable contact.
     pub fn update_body(&mut self, p: &EngineParams) {
+        if self.pressing() {
+            return;
+        }
         let p = &self.own(p, &self.jitter);
         let st = body_settings(p, self.key);
         if st != self.body.settings() {
@@ -390,10 +428,12 @@ impl Voice {
     /// [`tick`](Self::tick) before the ceiling: what the calibration measures.
     #[inline(always)]
     fn tick_raw(&mut self, p: &EngineParams, mix: f64) -> VoiceSample {
+        let raw = p;
         let own = self.own_now(p);
         let p = &own;
         let mut s = BounceSample::default();
         let mut u = 0.0;
+        let mut onset = false;
         self.hand_on();
         if let Some(b) = self.bouncer.as_mut()
             && !b.is_done()
@@ -412,6 +452,7 @@ impl Voice {
                 latch
             });
             let imp = b.impact();
+            onset = s.onset;
             if s.onset {
                 let an = imp.analytic();
                 // Impulse budget of this impact: the exact momentum transfer of
@@ -428,17 +469,32 @@ impl Voice {
             // load `m g`, which the body does not hear (never below 0: no step when a
             // contact starts or the mass comes to rest).
             let f_avg = imp.analytic().contact.mass * s.dv * fs;
-            u = (f_avg * self.norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(self.budget));
-            self.budget -= u;
+            u = excitation(f_avg, &self.norm, &mut self.budget);
         }
-        let ug = self.gain * u;
-        let (body, body_side) = self.body.tick_pickups(ug * self.norm.body_drive);
-        let dry = FULL_SCALE * ug;
+        if onset && !self.probing {
+            // Each impact is played at the gains made for what it latched (a bounce
+            // after the parameters moved gets its own; the same ones cost a lookup).
+            self.gain = self.calibrate(raw, self.key, level::mix_of(raw, raw.mix));
+        }
+        let (mut tail_u, mut tail_dry, mut tail_drive) = (0.0, 0.0, 0.0);
+        if let Some(t) = self.tail.as_mut() {
+            match t.tick(self.fs) {
+                Some(x) => (tail_u, tail_dry, tail_drive) = x,
+                None => self.tail = None,
+            }
+        }
+        let drive = self.gain.body * u * self.norm.body_drive + tail_drive;
+        let (body, body_side) = self.body.tick_pickups(drive);
+        let own_dry = FULL_SCALE * self.gain.dry * u;
+        let (dry, body) = (own_dry + FULL_SCALE * tail_dry, FULL_SCALE * body);
         self.declick *= self.declick_coef;
-        let y = ((1.0 - mix) * dry + mix * FULL_SCALE * body + self.declick) * self.fade;
+        let y = ((1.0 - mix) * dry + mix * body + self.declick) * self.fade;
         // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
         let side = -self.pan * y + PICKUP_SPREAD * mix * FULL_SCALE * body_side * self.fade;
-        self.last_dry = (1.0 - mix) * dry;
+        self.last_dry = (1.0 - mix) * own_dry;
+        if let Some(t) = self.tail.as_mut() {
+            t.last_dry = (1.0 - mix) * FULL_SCALE * tail_dry;
+        }
         self.last_out = y;
         if self.fade_step > 0.0 {
             self.fade -= self.fade_step;
@@ -449,14 +505,16 @@ impl Voice {
         VoiceSample {
             out: y,
             side,
-            force: u,
+            force: u + tail_u,
+            dry,
+            body,
             contact: s,
         }
     }
 
     /// True when the contact sequence is over and everything has rung below −120 dB.
     pub fn is_silent(&self) -> bool {
-        let contact_done = self.bouncer.is_none_or(|b| b.is_done());
+        let contact_done = self.bouncer.is_none_or(|b| b.is_done()) && self.tail.is_none();
         contact_done
             && FULL_SCALE * self.body.amplitude() < SILENCE
             && self.declick.abs() < SILENCE

@@ -223,6 +223,10 @@ impl Bouncer {
     pub fn train(&self) -> Train {
         self.train
     }
+    /// What the impact in progress latched.
+    pub fn latch(&self) -> Latch {
+        self.latch
+    }
     /// `(x, v)` of the mass in flight (exact ballistic motion), or `None` off flight.
     pub fn flight_state(&self) -> Option<(f64, f64)> {
         match self.phase {

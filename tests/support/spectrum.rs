@@ -1,4 +1,4 @@
-//! Spectra for the tests: the editor's FFT, the A-weighting curve of IEC 61672-1 and the
+//! Spectra for the tests: the editor's FFT, the engine's A-weighting curve and the
 //! spectral centroid.
 #![allow(dead_code)]
 
@@ -16,15 +16,9 @@ pub fn power_spectrum(x: &[f32], fs: f64) -> (Vec<f64>, f64) {
     (p, fs / n as f64)
 }
 
-/// A-weighting gain (linear amplitude) at `f` Hz, IEC 61672-1: `R_A(f)`, normalised to
-/// 0 dB at 1 kHz (the +2.00 dB of the standard).
-pub fn a_weight(f: f64) -> f64 {
-    let f2 = f * f;
-    let (c1, c2, c3, c4) = (20.598_997f64, 107.652_65f64, 737.862_23f64, 12_194.217f64);
-    let r = c4 * c4 * f2 * f2
-        / ((f2 + c1 * c1) * ((f2 + c2 * c2) * (f2 + c3 * c3)).sqrt() * (f2 + c4 * c4));
-    r * 10f64.powf(2.0 / 20.0)
-}
+/// The A-weighting curve the level calibration weighs rings by (IEC 61672-1, 0 dB at
+/// 1 kHz).
+pub use rebound::engine::level::a_weight;
 
 /// A-weighted level of `x`, dB (relative: the same length and rate compare).
 pub fn a_weighted_db(x: &[f32], fs: f64) -> f64 {

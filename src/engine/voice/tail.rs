@@ -1,0 +1,90 @@
+//! The contact a re-strike interrupts. Cutting it would step the force the body hears:
+//! a step rings every mode, and at the soft end of Hardness the body's calibrated gain
+//! (which lifts a slow pulse's faint ringing to full level) turns that into a bang far
+//! over the target. The interrupted contact instead goes on, at the gains and
+//! normalisation it started with, while its force fades out over half its contact time
+//! (a raised cosine: a ramp as slow as the pulse itself, which the body hears no louder
+//! than the pulse), or until it leaves the wall, whichever comes first; its bounces, if
+//! any, are the new strike's business. Fading rather than finishing keeps a double
+//! trigger (the same key twice within a contact, as drum pads send) near one strike's
+//! level instead of two.
+
+use super::{EXCITATION_LIMIT, Norm, level};
+use crate::model::tau::contact_time_bound;
+use crate::model::{Bouncer, Phase};
+use std::f64::consts::PI;
+
+/// The fade lasts this fraction of the interrupted contact's time (its closed-form
+/// bound, eq 9: at least the contact time).
+const FADE_OF_CONTACT: f64 = 0.5;
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Tail {
+    bouncer: Bouncer,
+    norm: Norm,
+    gain: level::Gains,
+    /// Normalised impulse the contact may still deliver (see `Voice::tick`).
+    budget: f64,
+    /// Fade phase, 0 → 1, and its step per sample.
+    t: f64,
+    dt: f64,
+    /// Its last dry sample after the mix, handed to the de-click if it is cut after all.
+    pub last_dry: f64,
+}
+
+impl Tail {
+    pub(super) fn new(
+        bouncer: Bouncer,
+        norm: Norm,
+        gain: level::Gains,
+        budget: f64,
+        last_dry: f64,
+        fs: f64,
+    ) -> Self {
+        let len = FADE_OF_CONTACT * contact_time_bound(bouncer.impact().analytic()) * fs;
+        Self {
+            t: 0.0,
+            // A contact of under a sample, or a bound that is not a number, fades at once.
+            dt: if len > 1.0 { 1.0 / len } else { 1.0 },
+            bouncer,
+            norm,
+            gain,
+            budget,
+            last_dry,
+        }
+    }
+
+    /// One sample of the interrupted contact: its normalised force, and what it puts
+    /// into the dry path and the body's drive at its gains. `None` once it has left the
+    /// wall (the sample it leaves in still counts).
+    #[inline]
+    pub(super) fn tick(&mut self, fs: f64) -> Option<(f64, f64, f64)> {
+        if self.bouncer.phase() != Phase::Contact || self.t >= 1.0 {
+            return None;
+        }
+        let latch = self.bouncer.latch();
+        let s = self.bouncer.step(|| latch);
+        self.t += self.dt;
+        let fade = 0.5 * (1.0 + (PI * self.t.min(1.0)).cos());
+        let u = fade
+            * excitation(
+                self.bouncer.impact().analytic().contact.mass * s.dv * fs,
+                &self.norm,
+                &mut self.budget,
+            );
+        Some((
+            u,
+            self.gain.dry * u,
+            self.gain.body * u * self.norm.body_drive,
+        ))
+    }
+}
+
+/// The normalised excitation of a sample whose wall force averages `f_avg`, within the
+/// excitation limit and what is left of the impact's `budget` (which it spends).
+#[inline]
+pub(super) fn excitation(f_avg: f64, norm: &Norm, budget: &mut f64) -> f64 {
+    let u = (f_avg * norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(*budget));
+    *budget -= u;
+    u
+}
