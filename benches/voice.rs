@@ -77,6 +77,20 @@ fn bench_note_on(c: &mut Criterion) {
             let mut v = Voice::new(fs);
             b.iter(|| v.strike(black_box(&p), 60, 1.0, 0));
         });
+        // A new key (a melody, a chord): the calibration and its loudness reference.
+        g.bench_function(format!("new_key/{label}"), |b| {
+            let mut v = Voice::new(fs);
+            let mut n = 0u32;
+            b.iter(|| {
+                n += 1;
+                v.strike(
+                    black_box(&p),
+                    if n.is_multiple_of(2) { 60 } else { 62 },
+                    1.0,
+                    0,
+                )
+            });
+        });
         g.bench_function(format!("recalibrated/{label}"), |b| {
             let mut v = Voice::new(fs);
             let mut n = 0u32;

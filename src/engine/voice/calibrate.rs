@@ -28,21 +28,32 @@ impl Voice {
         let q = *p;
         let (mut g, e) = self.peak_gains(&q, key, mix);
         if own.controls == Controls::Playable {
-            let e_ref = self.reference_loudness(p, key, mix);
+            let r = self.reference_of(p, mix);
+            if r == own {
+                // A strike at the reference Hardness, neither humanized nor moved by
+                // expression (the default patch on a new key), is its own reference.
+                self.cal_ref.store(&r, key, self.fs, e);
+            }
+            let e_ref = self.reference_loudness(&r, key, mix);
             g = g.scaled(level::compensation(e, e_ref));
         }
         self.cal.store(&own, key, self.fs, g);
         g
     }
 
-    /// The loudness of this note's patch struck at the reference Hardness, without its
-    /// humanize jitter (the target a humanized hit varies around), at its peak gains.
-    fn reference_loudness(&mut self, p: &EngineParams, key: u8, mix: f64) -> f64 {
-        let r = EngineParams {
+    /// This note's patch (its expression applied) at the reference Hardness and `mix`,
+    /// without its humanize jitter: the target a humanized hit varies around.
+    fn reference_of(&self, p: &EngineParams, mix: f64) -> EngineParams {
+        EngineParams {
             hardness_ms: level::REFERENCE_HARDNESS_MS,
             mix,
             ..self.expression.apply(p)
-        };
+        }
+    }
+
+    /// The loudness of the reference strike `r` (see `reference_of`) at its peak gains.
+    fn reference_loudness(&mut self, r: &EngineParams, key: u8, mix: f64) -> f64 {
+        let r = *r;
         if let Some(e) = self.cal_ref.lookup(&r, key, self.fs) {
             return e;
         }
