@@ -3,6 +3,9 @@
 /// Time constant of the smoothing of gain, mix and body settings, s.
 pub const SMOOTHING_TIME: f64 = 0.010;
 
+/// How near its target, relative, a glide lands on it.
+const SNAP: f64 = 1e-9;
+
 /// One-pole smoothing toward a target.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Smoothed {
@@ -22,7 +25,10 @@ impl Smoothed {
     #[inline]
     pub(super) fn next(&mut self, target: f64) -> f64 {
         self.value += (target - self.value) * self.coef;
-        if !self.value.is_finite() {
+        // A glide lands on its target once within a billionth of it: alone it would
+        // creep on by a few ulps for seconds, and what compares settings (the level
+        // calibration's cache, a body's retune) would see new ones at every step.
+        if !self.value.is_finite() || (target - self.value).abs() <= SNAP * (1.0 + target.abs()) {
             self.value = target;
         }
         self.value

@@ -148,6 +148,8 @@ pub struct Voice {
     pub jitter: Jitter,
     /// True on the copy a calibration plays (which must not calibrate itself).
     probing: bool,
+    /// Level calibrations played (cache misses), for tests and diagnostics.
+    calibrations: u64,
 }
 
 impl Voice {
@@ -191,7 +193,13 @@ impl Voice {
             own_memo: None,
             jitter: Jitter::NONE,
             probing: false,
+            calibrations: 0,
         }
+    }
+
+    /// Level calibrations this voice has played since it was made (cache misses).
+    pub fn calibrations(&self) -> u64 {
+        self.calibrations
     }
 
     pub fn is_active(&self) -> bool {
@@ -311,18 +319,22 @@ impl Voice {
         jitter.apply(&self.expression.apply(p))
     }
 
-    /// [`own`](Self::own), remembered while its inputs stay the same (per sample).
+    /// [`own`](Self::own), remembered while its inputs stay the same (per sample);
+    /// `None` when it is `p` itself (no expression, no jitter).
     #[inline]
-    fn own_now(&mut self, p: &EngineParams) -> EngineParams {
+    fn own_now(&mut self, p: &EngineParams) -> Option<EngineParams> {
         if self.expression.is_neutral() {
-            return self.own(p, &self.jitter);
+            if self.jitter == Jitter::NONE {
+                return None;
+            }
+            return Some(self.jitter.apply(p));
         }
         match self.own_memo {
-            Some((q, e, out)) if q == *p && e == self.expression => out,
+            Some((q, e, out)) if q == *p && e == self.expression => Some(out),
             _ => {
                 let out = self.own(p, &self.jitter);
                 self.own_memo = Some((*p, self.expression, out));
-                out
+                Some(out)
             }
         }
     }
@@ -429,8 +441,10 @@ impl Voice {
     #[inline(always)]
     fn tick_raw(&mut self, p: &EngineParams, mix: f64) -> VoiceSample {
         let raw = p;
+        // Most notes carry no expression and no jitter: they play the engine's
+        // parameters as they are, without copying them (hundreds of bytes, per sample).
         let own = self.own_now(p);
-        let p = &own;
+        let p = own.as_ref().unwrap_or(raw);
         let mut s = BounceSample::default();
         let mut u = 0.0;
         let mut onset = false;

@@ -198,6 +198,11 @@ impl Engine {
     }
 
     /// Voices sounding (including fading ones).
+    /// Level calibrations the voices have played (cache misses): see `Voice::strike`.
+    pub fn calibrations(&self) -> u64 {
+        self.voices.iter().map(Voice::calibrations).sum()
+    }
+
     pub fn active_voices(&self) -> usize {
         self.voices.iter().filter(|v| v.is_active()).count()
     }
@@ -270,7 +275,20 @@ impl Engine {
                 self.voices[o].release_fast();
             }
         }
-        let slot = match self.voices.iter().position(|v| !v.is_active()) {
+        // A free slot: the one that last played this key, whose level calibration is
+        // then most likely still good (a melody costs cache lookups, not probes: see
+        // `Voice::strike`), else the one idle longest (the free slots keep the
+        // calibrations of the keys played last).
+        let idle = self
+            .voices
+            .iter()
+            .position(|v| !v.is_active() && v.key == key)
+            .or_else(|| {
+                (0..SLOTS)
+                    .filter(|&i| !self.voices[i].is_active())
+                    .min_by_key(|&i| self.voices[i].started)
+            });
+        let slot = match idle {
             Some(i) => i,
             None => {
                 // Every slot fading: take the one nearest its end.

@@ -25,6 +25,7 @@ impl Voice {
         if let Some(g) = self.cal.lookup(&own, key, self.fs) {
             return g;
         }
+        self.calibrations += 1;
         let q = *p;
         let (mut g, e) = self.peak_gains(&q, key, mix);
         if own.controls == Controls::Playable {
