@@ -26,8 +26,7 @@ impl Voice {
             return g;
         }
         self.calibrations += 1;
-        let q = *p;
-        let (mut g, e) = self.peak_gains(&q, key, mix);
+        let (mut g, e) = self.peak_gains(p, key, mix);
         if own.controls == Controls::Playable {
             let r = self.reference_of(p, mix);
             if r == own {
@@ -54,22 +53,26 @@ impl Voice {
 
     /// The loudness of the reference strike `r` (see `reference_of`) at its peak gains.
     fn reference_loudness(&mut self, r: &EngineParams, key: u8, mix: f64) -> f64 {
-        let r = *r;
-        if let Some(e) = self.cal_ref.lookup(&r, key, self.fs) {
+        if let Some(e) = self.cal_ref.lookup(r, key, self.fs) {
             return e;
         }
         let mut plain = *self;
         plain.expression = Expression::default();
         plain.jitter = Jitter::NONE;
-        let e = plain.peak_gains(&r, key, mix).1;
-        self.cal_ref.store(&r, key, self.fs, e);
+        let e = plain.peak_gains(r, key, mix).1;
+        self.cal_ref.store(r, key, self.fs, e);
         e
     }
 
     /// The gains that bring the dry path and the body of a full-velocity strike of `q`
     /// to [`level::TARGET_PEAK`] each, then their mix; and its loudness at those gains.
-    fn peak_gains(&self, q: &EngineParams, key: u8, mix: f64) -> (level::Gains, f64) {
-        let apart = self.probe(q, key, mix, level::Gains::UNIT, None);
+    fn peak_gains(&mut self, q: &EngineParams, key: u8, mix: f64) -> (level::Gains, f64) {
+        let (apart, probe) = self.probe(q, key, mix, level::Gains::UNIT, None);
+        // The strike that follows latches the contact the probe latched: its
+        // normalisation (a root search for the peak force) and eq (9)'s unit time come
+        // from the probe, not computed again (`latch` still checks they match).
+        self.norm = probe.norm;
+        self.unit = probe.unit;
         let mut g = level::Gains {
             dry: level::gain_for(apart.dry.peak()),
             body: level::gain_for(apart.body_peak()),
@@ -81,7 +84,7 @@ impl Voice {
             // stretch before is played again.
             let ring = mix * g.body * apart.ring.peak();
             let together = if apart.dry_end > 0 {
-                let run = self.probe(q, key, mix, g, Some(apart.dry_end));
+                let (run, _) = self.probe(q, key, mix, g, Some(apart.dry_end));
                 run.out.peak().max(ring)
             } else {
                 ring
@@ -96,7 +99,8 @@ impl Voice {
     /// this voice, for its first `stop` samples or else in full: its contact, the
     /// bounces that come back while the body rings, and the body's first ringing (see
     /// `level`). Once no contact can come back and the last dry sample is out of the
-    /// peak readings, only the body rings: it is played alone (see `ring_out`).
+    /// peak readings, only the body rings: it is played alone (see `ring_out`). Also
+    /// returns the copy, as the run left it.
     fn probe(
         &self,
         q: &EngineParams,
@@ -104,7 +108,7 @@ impl Voice {
         mix: f64,
         gain: level::Gains,
         stop: Option<usize>,
-    ) -> level::Peaks {
+    ) -> (level::Peaks, Voice) {
         let mut probe = *self;
         probe.probing = true;
         probe.kill();
@@ -158,7 +162,7 @@ impl Voice {
                     .body
                     .ring_energy(level::LOUDNESS_WINDOW, level::a_weight);
         }
-        peaks
+        (peaks, probe)
     }
 
     /// The rest of a probe's run, `n` samples, once only the body rings (no contact,
