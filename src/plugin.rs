@@ -6,6 +6,7 @@ use crate::editor::capture::Recorder;
 use crate::editor::meter::block_peak;
 use crate::editor::pad::PadEvent;
 use crate::editor::{EditorShared, ReboundEditor};
+use crate::engine::levels::LevelWorker;
 use crate::engine::{ContactTrace, Engine};
 use crate::params::ReboundParams;
 use nice_plug::midi::{Channel, Key, VoiceID};
@@ -28,6 +29,9 @@ pub struct Rebound {
     last_seq: u64,
     /// Records the last note's output for the editor.
     capture: Recorder,
+    /// Makes the level tables in real time (see `engine::levels`); none offline, where
+    /// each table entry is made before the note that needs it.
+    level_worker: Option<LevelWorker>,
 }
 
 impl Default for Rebound {
@@ -50,6 +54,7 @@ impl Default for Rebound {
             }),
             last_seq: 0,
             capture,
+            level_worker: None,
         }
     }
 }
@@ -106,8 +111,14 @@ impl Rebound {
                 self.engine
                     .note_off(key.number(), channel.number(), voice_id.id());
             }
-            NoteEvent::Choke { key, .. } => {
-                self.engine.choke(key.number_or_middle_c());
+            NoteEvent::Choke {
+                key,
+                channel,
+                voice_id,
+                ..
+            } => {
+                self.engine
+                    .choke(key.number(), channel.number(), voice_id.id());
             }
             _ => self.handle_expression(event),
         }
@@ -296,6 +307,18 @@ impl Plugin for Rebound {
         }
         self.engine.set_params(&self.params.engine_params());
         self.engine.set_sample_rate(fs);
+        // In real time no strike is played ahead on the audio thread: a worker makes
+        // the level tables. Offline (a host's bounce) the engine makes each entry
+        // before the note that needs it, so a bounce does not depend on timing.
+        let realtime = config.process_mode != ProcessMode::Offline;
+        if realtime && self.level_worker.is_none() {
+            let (worker, link) = LevelWorker::spawn();
+            self.engine.use_level_worker(link);
+            self.level_worker = Some(worker);
+        } else if !realtime && self.level_worker.is_some() {
+            self.engine.use_levels_on_demand();
+            self.level_worker = None;
+        }
         self.capture.set_sample_rate(fs);
         context.set_current_voice_capacity(crate::engine::MAX_VOICES as u32);
         true
@@ -340,7 +363,8 @@ impl ClapPlugin for Rebound {
     /// Needed for the voice-info extension and `set_current_voice_capacity`.
     const CLAP_POLY_MODULATION_CONFIG: Option<PolyModulationConfig> = Some(PolyModulationConfig {
         max_voice_capacity: crate::engine::MAX_VOICES as u32,
-        supports_overlapping_voices: true,
+        // A note on a sounding key and channel re-strikes its voice: no second voice.
+        supports_overlapping_voices: false,
     });
     const CLAP_FEATURES: &'static [ClapFeature] = &[
         ClapFeature::Instrument,

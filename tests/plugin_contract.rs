@@ -14,10 +14,14 @@ use std::collections::HashSet;
 use support::*;
 
 fn note(timing: u32, key: u8, velocity: f32, id: i32) -> NoteEvent<()> {
+    note_on_channel(timing, 0, key, velocity, id)
+}
+
+fn note_on_channel(timing: u32, channel: u8, key: u8, velocity: f32, id: i32) -> NoteEvent<()> {
     NoteEvent::NoteOn {
         timing,
         voice_id: VoiceID::ID(id),
-        channel: Channel::Number(0),
+        channel: Channel::Number(channel),
         key: Key::Number(key),
         velocity,
     }
@@ -156,12 +160,91 @@ fn random_note_streams_report_every_voice_end_in_order() {
 }
 
 fn choke(timing: u32, key: u8) -> NoteEvent<()> {
+    choke_addressed(
+        timing,
+        VoiceID::Wildcard,
+        Channel::Number(0),
+        Key::Number(key),
+    )
+}
+
+fn choke_addressed(timing: u32, voice_id: VoiceID, channel: Channel, key: Key) -> NoteEvent<()> {
     NoteEvent::Choke {
         timing,
-        voice_id: VoiceID::Wildcard,
-        channel: Channel::Number(0),
-        key: Key::Number(key),
+        voice_id,
+        channel,
+        key,
     }
+}
+
+/// Notes with IDs 1–4: keys 60 and 64 on channel 1, keys 60 and 67 on channel 2.
+fn four_notes() -> Vec<NoteEvent<()>> {
+    vec![
+        note_on_channel(0, 0, 60, 1.0, 1),
+        note_on_channel(0, 0, 64, 1.0, 2),
+        note_on_channel(0, 1, 60, 1.0, 3),
+        note_on_channel(0, 1, 67, 1.0, 4),
+    ]
+}
+
+/// The IDs of the voices `choke` ends when it follows [`four_notes`] (sorted); every
+/// other voice still sounds, unfaded.
+fn choked_by(choke: NoteEvent<()>) -> Vec<i32> {
+    let mut p = activated(48000.0, 512);
+    let mut ctx = TestProcess::new();
+    let mut events = four_notes();
+    events.push(choke);
+    let b = process(&mut p, &mut ctx, 512, &events);
+    let mut ended: Vec<i32> = ends(&b.sent).into_iter().filter_map(|(_, id)| id).collect();
+    ended.sort_unstable();
+    let sounding: Vec<i32> = p
+        .engine()
+        .voices()
+        .filter(|v| !v.is_fading())
+        .filter_map(|v| v.voice_id)
+        .collect();
+    assert_eq!(ended.len() + sounding.len(), 4, "{ended:?} {sounding:?}");
+    ended
+}
+
+/// A choke with a wildcard key ends every key on its channel, and no other channel's.
+#[test]
+fn a_choke_of_any_key_ends_every_key_on_its_channel() {
+    let any_key = |channel| {
+        choke_addressed(
+            100,
+            VoiceID::Wildcard,
+            Channel::Number(channel),
+            Key::Wildcard,
+        )
+    };
+    assert_eq!(choked_by(any_key(0)), [1, 2]);
+    assert_eq!(choked_by(any_key(1)), [3, 4]);
+    let all = choke_addressed(100, VoiceID::Wildcard, Channel::Wildcard, Key::Wildcard);
+    assert_eq!(choked_by(all), [1, 2, 3, 4]);
+}
+
+/// A choke of a key ends it on its channel only, or on every channel with a wildcard
+/// channel.
+#[test]
+fn a_choke_of_a_key_ends_it_on_its_channel_or_on_any_with_a_wildcard() {
+    let key = |channel, key| choke_addressed(100, VoiceID::Wildcard, channel, Key::Number(key));
+    assert_eq!(choked_by(key(Channel::Number(1), 60)), [3]);
+    assert_eq!(choked_by(key(Channel::Wildcard, 60)), [1, 3]);
+    assert_eq!(choked_by(key(Channel::Wildcard, 67)), [4]);
+    assert_eq!(choked_by(key(Channel::Number(0), 67)), Vec::<i32>::new());
+}
+
+/// A choke with a voice ID ends that voice alone, whatever its key and channel say.
+#[test]
+fn a_choke_by_voice_id_ends_only_that_voice() {
+    let id = |id, channel, key| choke_addressed(100, VoiceID::ID(id), channel, key);
+    assert_eq!(choked_by(id(3, Channel::Number(1), Key::Number(60))), [3]);
+    assert_eq!(choked_by(id(2, Channel::Wildcard, Key::Wildcard)), [2]);
+    assert_eq!(
+        choked_by(id(9, Channel::Wildcard, Key::Wildcard)),
+        Vec::<i32>::new()
+    );
 }
 
 /// A choke fades its key's voice out and reports it ended (the random streams use it).
@@ -200,6 +283,24 @@ fn idle_instrument_may_sleep() {
         }
     }
     assert!(matches!(last, ProcessStatus::Normal));
+}
+
+/// A second note on a sounding key and channel re-strikes its voice (the first is
+/// reported ended there), so the plugin must not claim overlapping voices.
+#[test]
+fn a_note_on_a_sounding_key_and_channel_takes_over_its_voice() {
+    let config = Rebound::CLAP_POLY_MODULATION_CONFIG.expect("config set");
+    assert!(!config.supports_overlapping_voices);
+    let mut p = activated(48000.0, 512);
+    let mut ctx = TestProcess::new();
+    let b = process(
+        &mut p,
+        &mut ctx,
+        512,
+        &[note(0, 60, 1.0, 1), note(10, 60, 1.0, 2)],
+    );
+    assert_eq!(ends(&b.sent), vec![(10, Some(1))]);
+    assert_eq!(p.engine().active_voices(), 1);
 }
 
 /// The activation's capacity call is checked by `TestActivate` like the framework does.

@@ -127,21 +127,23 @@ impl Default for ChannelExpression {
 }
 
 /// Everything that moves one voice's parameters: its own (poly-mod, poly pressure,
-/// tuning, brightness), its channel's and the mod wheel.
+/// tuning, brightness), its channel's, its MPE zone's and the mod wheel.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Expression {
     /// CLAP poly-mod offsets, normalised, by [`PolyTarget`] index.
     pub poly: [f64; 5],
-    /// Polyphonic key pressure in `[0, 1]` (the larger of it and channel pressure acts).
+    /// Polyphonic key pressure in `[0, 1]` (the largest of it, the channel's and the
+    /// zone's pressure acts).
     pub pressure: f64,
     /// Per-note tuning, semitones.
     pub tuning: f64,
     /// Per-note brightness (CLAP note expression), in place of the channel's timbre.
     pub brightness: Option<f64>,
     pub channel: ChannelExpression,
-    /// The bend of its MPE zone's master channel in `[-1, 1]` (× the zone's master
-    /// bend range).
-    pub zone_bend: f64,
+    /// What its MPE zone's master channel applies to every note of the zone, on top of
+    /// the note's own channel: its bend (× the zone's master bend range), pressure and
+    /// timbre. Neutral outside a zone.
+    pub zone: ChannelExpression,
     /// Its MPE zone's bend ranges (`None` outside a zone: the channel bend is × the Bend
     /// range parameter).
     pub ranges: Option<BendRanges>,
@@ -167,10 +169,11 @@ impl Expression {
 
     /// `p` moved by this expression. Poly-mod offsets add in the host's normalised
     /// units (so they follow each parameter's taper and stay in its range); pressure
-    /// scales the T60 by `0.05^pressure`; timbre shifts the strike position by ±0.5;
-    /// bend (× `bend_range`, or × its MPE zone's ranges), the zone's bend and tuning
-    /// transpose the body. The mod wheel moves its target by `mod_depth` × wheel
-    /// (Hardness towards harder).
+    /// scales the T60 by `0.05^pressure`; timbre shifts the strike position by ±0.5,
+    /// the zone's timbre adding its offset from 0.5 to the note's (held within the
+    /// same span); bend (× `bend_range`, or × its MPE zone's ranges), the zone's bend
+    /// and tuning transpose the body. The mod wheel moves its target by `mod_depth` ×
+    /// wheel (Hardness towards harder).
     #[inline]
     pub fn apply(&self, p: &EngineParams) -> EngineParams {
         if self.is_neutral() {
@@ -186,7 +189,7 @@ impl Expression {
         }
         let mut semitones = self.tuning
             + match self.ranges {
-                Some(r) => self.channel.bend * r.member + self.zone_bend * r.master,
+                Some(r) => self.channel.bend * r.member + self.zone.bend * r.master,
                 None => self.channel.bend * p.bend_range,
             };
         let w = self.wheel * p.mod_depth;
@@ -205,11 +208,15 @@ impl Expression {
                 ModWheel::Brightness => wheel(&mut q, &BRIGHTNESS, w),
             }
         }
-        let pressure = self.pressure.max(self.channel.pressure);
+        let pressure = self
+            .pressure
+            .max(self.channel.pressure)
+            .max(self.zone.pressure);
         if pressure > 0.0 {
             q.t60 = (q.t60 * PRESSURE_DAMP.powf(pressure)).max(MIN_T60);
         }
-        let timbre = self.brightness.unwrap_or(self.channel.timbre);
+        let own = self.brightness.unwrap_or(self.channel.timbre);
+        let timbre = (own + (self.zone.timbre - 0.5)).clamp(0.0, 1.0);
         if timbre != 0.5 {
             let shift = (timbre - 0.5) * 2.0 * TIMBRE_SPAN;
             q.position = (q.position + shift).clamp(0.0, 1.0);

@@ -59,6 +59,32 @@ fn pressure_timbre_bend_and_tuning() {
     assert!((up - (p.bend_range / 12.0).exp2()).abs() < 1e-12);
 }
 
+/// An MPE zone's master pressure and timbre combine with the note's own: the larger
+/// pressure acts, the timbre offsets add and are held within the timbre's range.
+#[test]
+fn the_zones_pressure_and_timbre_combine_with_the_notes_own() {
+    let p = EngineParams::default();
+    let position = |timbre: f64| (p.position + (timbre - 0.5) * 2.0 * TIMBRE_SPAN).clamp(0.0, 1.0);
+    let mut e = neutral();
+    e.zone.pressure = 0.8;
+    e.channel.pressure = 0.3;
+    let damped = p.t60 * PRESSURE_DAMP.powf(0.8);
+    assert!((e.apply(&p).t60 - damped).abs() < 1e-12);
+    e.pressure = 1.0;
+    assert!((e.apply(&p).t60 - p.t60 * PRESSURE_DAMP).abs() < 1e-12);
+    let mut e = neutral();
+    e.zone.timbre = 0.625;
+    assert!((e.apply(&p).position - position(0.625)).abs() < 1e-12);
+    e.channel.timbre = 0.75;
+    assert!((e.apply(&p).position - position(0.875)).abs() < 1e-12);
+    e.brightness = Some(0.25);
+    assert!((e.apply(&p).position - position(0.375)).abs() < 1e-12);
+    e.brightness = Some(1.0);
+    assert!((e.apply(&p).position - position(1.0)).abs() < 1e-12);
+    e.zone.timbre = 0.0;
+    assert!((e.apply(&p).position - position(0.5)).abs() < 1e-12);
+}
+
 #[test]
 fn the_mod_wheel_moves_its_target_by_its_depth() {
     let mut p = EngineParams {
@@ -102,7 +128,11 @@ fn extremes_stay_finite_and_in_range() {
                     pressure: 1.0,
                     timbre: 1.0,
                 },
-                zone_bend: x,
+                zone: ChannelExpression {
+                    bend: x,
+                    pressure: 1.0,
+                    timbre: 1.0,
+                },
                 ranges,
                 wheel: 1.0,
             };

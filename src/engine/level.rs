@@ -1,13 +1,13 @@
 //! Calibrated level: a full-velocity strike peaks at [`TARGET_PEAK`] (−6 dBFS) for any
 //! patch, body and sample rate.
 //!
-//! Per strike, the voice plays its own full-velocity note offline (a copy of itself on
-//! the stack: no allocation), one contact and the body's first ringing (with any bounce
-//! that comes back while it rings: a rattle's impacts pile up), and the gain
-//! that brings that peak to the target scales what the strike puts into the dry path
-//! and the body. The simulation runs at the voice's own rate, so the level does not
-//! move with the rate; it is cached for the parameters and key it was made for, so
-//! repeated notes cost nothing. Lower velocities keep their physics: quieter.
+//! For each key of a patch, a scratch voice plays the full-velocity note offline, one
+//! contact and the body's first ringing (with any bounce that comes back while it
+//! rings: a rattle's impacts pile up), and the gain that brings that peak to the target
+//! scales what the strike puts into the dry path and the body. The simulation runs at
+//! the table's rate, so the level does not move with the rate; the gains are kept in a
+//! table per patch and rate (`level_table`), made off the audio thread (`levels`), so
+//! a note-on costs a lookup. Lower velocities keep their physics: quieter.
 
 use super::params::EngineParams;
 use super::true_peak::TruePeak;
@@ -112,14 +112,6 @@ impl Gains {
         body: 1.0,
     };
 
-    /// The lower of each gain (a strike during a Mix glide: see `Voice::strike_in_mix`).
-    pub fn min(self, other: Gains) -> Gains {
-        Gains {
-            dry: self.dry.min(other.dry),
-            body: self.body.min(other.body),
-        }
-    }
-
     pub fn scaled(self, g: f64) -> Gains {
         Gains {
             dry: self.dry * g,
@@ -157,47 +149,6 @@ impl Peaks {
         self.out.push(s.out);
         self.dry.push(s.dry);
         self.body.push(s.body);
-    }
-}
-
-/// The last calibration of one kind: the parameters, key and rate it was made for, and
-/// what it found (the gains of a strike, or the loudness of a reference).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Calibration<T> {
-    params: Option<EngineParams>,
-    key: u8,
-    fs: f64,
-    value: Option<T>,
-}
-
-impl<T> Default for Calibration<T> {
-    fn default() -> Self {
-        Self {
-            params: None,
-            key: 0,
-            fs: 0.0,
-            value: None,
-        }
-    }
-}
-
-impl<T: Copy> Calibration<T> {
-    /// The cached value, if it was made for exactly these parameters, key and rate.
-    pub fn lookup(&self, p: &EngineParams, key: u8, fs: f64) -> Option<T> {
-        if self.params.as_ref() == Some(p) && self.key == key && self.fs == fs {
-            self.value
-        } else {
-            None
-        }
-    }
-
-    pub fn store(&mut self, p: &EngineParams, key: u8, fs: f64, value: T) {
-        *self = Self {
-            params: Some(*p),
-            key,
-            fs,
-            value: Some(value),
-        };
     }
 }
 

@@ -11,6 +11,8 @@ pub mod ceiling;
 pub mod expression;
 pub mod humanize;
 pub mod level;
+pub mod level_table;
+pub mod levels;
 pub mod mpe;
 mod offline;
 mod output;

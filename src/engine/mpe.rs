@@ -2,7 +2,8 @@
 //! master, from the MPE Configuration Message (RPN 6 on channel 1 or 16; its data
 //! entry is the zone's number of member channels). A zone's master channel speaks for
 //! the whole zone: its pitch bend bends every note of the zone, on top of each note's
-//! own channel bend. Each zone has two pitch-bend sensitivities, which the
+//! own channel bend, its channel pressure damps every note (the larger of it and the
+//! note's own pressure acting) and its CC 74 (timbre) adds its offset to each note's. Each zone has two pitch-bend sensitivities, which the
 //! configuration message sets to RP-053's defaults (±48 semitones on the members, ±2
 //! on the master) and RPN 0 then changes: on the master channel the master's, on any
 //! member channel every member's (one sensitivity per zone, as RP-053 requires).
@@ -95,8 +96,19 @@ pub enum Zone {
 }
 
 impl Zone {
+    /// Both, in the order of [`index`](Self::index).
+    pub const ALL: [Zone; 2] = [Zone::Lower, Zone::Upper];
+
     pub fn index(self) -> usize {
         self as usize
+    }
+
+    /// Its master channel's index: channel 1 or 16.
+    pub fn master_channel(self) -> u8 {
+        match self {
+            Zone::Lower => 0,
+            Zone::Upper => 15,
+        }
     }
 }
 

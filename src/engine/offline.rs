@@ -62,6 +62,8 @@ pub fn render_with_progress(
         }
     }
     events.sort_by_key(|e| (e.0, e.1.is_none()));
+    // The level of every key played is calibrated before the first note.
+    engine.prepare_levels(notes.iter().map(|n| n.key));
     let mut pos = 0;
     let mut next = 0;
     while pos < samples {

@@ -5,7 +5,8 @@
 use super::ceiling::Ceiling;
 use super::expression::Expression;
 use super::humanize::Jitter;
-use super::level::{self, Calibration};
+use super::level;
+use super::levels::Levels;
 use super::output::{PICKUP_SPREAD, pan_of};
 use super::params::EngineParams;
 use crate::model::body::{BodyType, ModalBody};
@@ -38,9 +39,6 @@ pub const IMPULSE_MARGIN: f64 = 1.5;
 pub const SILENCE: f64 = 1e-6;
 /// Time constant of the retrigger de-click, s.
 const DECLICK_TIME: f64 = 0.002;
-/// How far the smoothed mix may be from the patch's for a strike to be calibrated for
-/// the patch's alone (see [`Voice::strike_in_mix`]).
-const MIX_GLIDE_TOLERANCE: f64 = 1e-3;
 /// Length of the fade of a stolen voice, s.
 pub const STEAL_FADE_TIME: f64 = 0.004;
 
@@ -110,10 +108,6 @@ pub struct Voice {
     norm: Norm,
     /// Eq (9) at unit scale for the last Bounciness and Shape (see `model::hardness`).
     unit: UnitTime,
-    /// Level calibration of the last strike (see `level`).
-    cal: Calibration<level::Gains>,
-    /// The loudness of the last reference strike (see `calibrate`).
-    cal_ref: Calibration<f64>,
     /// The calibrated gains of this strike: scale what it puts into the dry path and
     /// the body (not the body's output: a re-strike does not step a ringing body).
     gain: level::Gains,
@@ -173,8 +167,6 @@ impl Voice {
                 body_drive: 0.0,
             },
             unit,
-            cal: Calibration::default(),
-            cal_ref: Calibration::default(),
             gain: level::Gains::UNIT,
             ceiling: Ceiling::new(fs),
             fs,
@@ -197,9 +189,14 @@ impl Voice {
         }
     }
 
-    /// Level calibrations this voice has played since it was made (cache misses).
+    /// Level calibrations this voice has played since it was made (as a scratch voice
+    /// filling a level table, or in [`strike`](Self::strike)).
     pub fn calibrations(&self) -> u64 {
         self.calibrations
+    }
+
+    pub fn sample_rate(&self) -> f64 {
+        self.fs
     }
 
     pub fn is_active(&self) -> bool {
@@ -234,26 +231,34 @@ impl Voice {
         self.body.amplitude() + self.last_out.abs()
     }
 
-    /// Starts (or re-strikes) this voice. On a re-strike the body keeps ringing, like a
-    /// real object struck again, and the dry pulse of a contact still in progress is
-    /// handed to the de-click so the output stays continuous.
+    /// Starts (or re-strikes) this voice, calibrated by playing its strike first on a
+    /// copy of itself: for a voice on its own (tests, tools), never on the audio thread,
+    /// where the engine strikes with the gains of its level table
+    /// ([`strike_with`](Self::strike_with)).
     pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
-        self.strike_in_mix(p, key, velocity, now, level::mix_of(p, p.mix));
+        let mut scratch = *self;
+        let own = self.own(p, &self.jitter);
+        let entry = scratch.entry_of(&super::level_table::level_params(&own), key);
+        self.calibrations = scratch.calibrations;
+        self.start(p, key, velocity, now);
+        self.gain = entry.strike;
     }
 
-    /// [`strike`](Self::strike) while the mix is `mix` (the engine's smoothed one),
-    /// gliding toward the patch's. The strike is calibrated for both and the lower gain
-    /// kept: along the glide every output sample lies between what the two mixes would
-    /// play, so the note never peaks above the target (a dry pulse struck just after
-    /// Mix went up would otherwise come out up to 5 dB over it).
-    pub fn strike_in_mix(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64, mix: f64) {
-        let target = level::mix_of(p, p.mix);
-        let mut gain = self.calibrate(p, key, target);
-        // The last 0.1 % of a glide moves the level by hundredths of a dB: not worth a
-        // probe (and a glide then costs one extra probe per note for ~60 ms, not ~0.4 s).
-        if mix.is_finite() && (mix - target).abs() > MIX_GLIDE_TOLERANCE {
-            gain = gain.min(self.calibrate(p, key, mix.clamp(0.0, 1.0)));
-        }
+    /// Starts (or re-strikes) this voice with the gains `levels` has for it at the
+    /// smoothed `mix`. On a re-strike the body keeps ringing, like a real object struck
+    /// again, and the dry pulse of a contact still in progress is handed to the
+    /// de-click so the output stays continuous.
+    pub fn strike_with(
+        &mut self,
+        p: &EngineParams,
+        key: u8,
+        velocity: f64,
+        now: u64,
+        mix: f64,
+        levels: &mut Levels,
+    ) {
+        let own = self.own(p, &self.jitter);
+        let gain = levels.gains(key, &own, p, mix);
         self.start(p, key, velocity, now);
         self.gain = gain;
     }
@@ -424,7 +429,19 @@ impl Voice {
     /// voice's ceiling, and what the contact did; `None` when the guard reset the voice.
     #[inline]
     pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
-        let mut s = self.tick_raw(p, mix);
+        self.tick_with(p, mix, None)
+    }
+
+    /// [`tick`](Self::tick), each impact taking the gains `levels` has for what it
+    /// latched (a bounce after the parameters moved gets its own).
+    #[inline]
+    pub fn tick_with(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        levels: Option<&mut Levels>,
+    ) -> Option<VoiceSample> {
+        let mut s = self.tick_raw(p, mix, levels);
         let g = self.ceiling.next(s.out);
         s.out *= g;
         s.side *= g;
@@ -439,7 +456,7 @@ impl Voice {
 
     /// [`tick`](Self::tick) before the ceiling: what the calibration measures.
     #[inline(always)]
-    fn tick_raw(&mut self, p: &EngineParams, mix: f64) -> VoiceSample {
+    fn tick_raw(&mut self, p: &EngineParams, mix: f64, levels: Option<&mut Levels>) -> VoiceSample {
         let raw = p;
         // Most notes carry no expression and no jitter: they play the engine's
         // parameters as they are, without copying them (hundreds of bytes, per sample).
@@ -485,10 +502,13 @@ impl Voice {
             let f_avg = imp.analytic().contact.mass * s.dv * fs;
             u = excitation(f_avg, &self.norm, &mut self.budget);
         }
-        if onset && !self.probing {
+        if onset
+            && !self.probing
+            && let Some(levels) = levels
+        {
             // Each impact is played at the gains made for what it latched (a bounce
-            // after the parameters moved gets its own; the same ones cost a lookup).
-            self.gain = self.calibrate(raw, self.key, level::mix_of(raw, raw.mix));
+            // after the parameters moved gets its own): a table lookup.
+            self.gain = levels.gains(self.key, p, raw, mix);
         }
         let (mut tail_u, mut tail_dry, mut tail_drive) = (0.0, 0.0, 0.0);
         if let Some(t) = self.tail.as_mut() {

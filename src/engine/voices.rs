@@ -4,6 +4,7 @@
 
 use super::expression::ChannelExpression;
 use super::humanize::Humanizer;
+use super::levels::{Levels, WorkerLink};
 use super::mpe::Zones;
 use super::output::OutputStage;
 use super::params::{EngineParams, MAX_VOICES, NoteOff};
@@ -73,6 +74,8 @@ pub struct Engine {
     /// The MPE zones, and the bend of each zone's master channel (lower, upper).
     zones: Zones,
     zone_bend: [f64; 2],
+    /// The calibrated gains of a strike, by key (see `levels`).
+    levels: Levels,
 }
 
 impl Engine {
@@ -106,6 +109,7 @@ impl Engine {
             wheel: 0.0,
             zones: Zones::default(),
             zone_bend: [0.0; 2],
+            levels: Levels::on_demand(fs),
         };
         e.set_sample_rate(fs);
         e
@@ -137,7 +141,37 @@ impl Engine {
             *s = Smoothed::new(v, SMOOTHING_TIME, control_rate);
         }
         self.body_params = self.params;
+        self.levels.set(&self.params, fs);
         self.reset();
+    }
+
+    /// Takes the level calibration from a background worker's tables from now on (the
+    /// plugin in real time); without one it is made on demand, before the note that
+    /// needs it (offline renders, the CLI, tests).
+    pub fn use_level_worker(&mut self, link: WorkerLink) {
+        self.levels.use_worker(link);
+    }
+
+    /// Makes the level calibration on demand again (see
+    /// [`use_level_worker`](Self::use_level_worker)).
+    pub fn use_levels_on_demand(&mut self) {
+        self.levels.use_on_demand();
+    }
+
+    /// True when a level worker fills the tables.
+    pub fn has_level_worker(&self) -> bool {
+        self.levels.has_worker()
+    }
+
+    /// Calibrates the level of `keys` for the patch now, where it is made on demand:
+    /// an offline render does this before its first note, so no note-on plays ahead.
+    pub fn prepare_levels(&mut self, keys: impl IntoIterator<Item = u8>) {
+        self.levels.prepare(keys);
+    }
+
+    /// True when every key's level is calibrated for the patch now.
+    pub fn levels_ready(&mut self) -> bool {
+        self.levels.is_complete()
     }
 
     /// Silences all voices and clears the output stage.
@@ -169,6 +203,7 @@ impl Engine {
         let p = p.within_limits();
         let kind_changed = p.body != self.params.body;
         self.params = p;
+        self.levels.set(&p, self.fs);
         if kind_changed {
             self.body_params.body = p.body;
         }
@@ -197,12 +232,12 @@ impl Engine {
         self.guard_events
     }
 
-    /// Voices sounding (including fading ones).
-    /// Level calibrations the voices have played (cache misses): see `Voice::strike`.
+    /// Level-table entries made on demand so far (see `levels`).
     pub fn calibrations(&self) -> u64 {
-        self.voices.iter().map(Voice::calibrations).sum()
+        self.levels.calibrations()
     }
 
+    /// Voices sounding (including fading ones).
     pub fn active_voices(&self) -> usize {
         self.voices.iter().filter(|v| v.is_active()).count()
     }
@@ -235,7 +270,7 @@ impl Engine {
         self.now += 1;
         let p = self.body_params_now();
         // The mix the strike starts with (it differs from the patch's while Mix or Body
-        // glides; see `Voice::strike_in_mix`).
+        // glides; see `level_table::Entry::glide`).
         let mix = self.mix.value;
         // One humanize draw per note-on, whichever voice plays it.
         let jitter = self.humanizer.draw(&self.params);
@@ -251,7 +286,7 @@ impl Engine {
             }
             self.voices[i].expression = self.new_expression(channel);
             self.voices[i].jitter = jitter;
-            self.voices[i].strike_in_mix(&p, key, velocity as f64, self.now, mix);
+            self.voices[i].strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
             self.trace_voice(i);
             return;
         }
@@ -309,7 +344,7 @@ impl Engine {
         v.voice_id = voice_id;
         v.expression = expression;
         v.jitter = jitter;
-        v.strike_in_mix(&p, key, velocity as f64, self.now, mix);
+        v.strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
         self.trace_voice(slot);
     }
 
@@ -330,10 +365,12 @@ impl Engine {
         }
     }
 
-    /// A choke ends a key's voice with the short fade.
-    pub fn choke(&mut self, key: u8) {
+    /// A choke ends every voice it addresses with the short fade, whatever the note-off
+    /// mode. It finds them as a note-off does, so a wildcard (`None`) key, channel or
+    /// voice ID chokes every voice that matches the rest.
+    pub fn choke(&mut self, key: Option<u8>, channel: Option<u8>, voice_id: Option<i32>) {
         for v in self.voices.iter_mut() {
-            if v.is_active() && v.key == key {
+            if addresses(v, voice_id, key, channel) && !v.is_fading() {
                 v.release_fast();
             }
         }
@@ -390,7 +427,7 @@ impl Engine {
                 if !self.voices[i].is_active() {
                     continue;
                 }
-                match self.voices[i].tick(&p, mix) {
+                match self.voices[i].tick_with(&p, mix, Some(&mut self.levels)) {
                     Some(s) => {
                         mid += s.out;
                         side += s.side;

@@ -1,13 +1,13 @@
 //! Routing expression events to the voices they address: CLAP poly-mod by voice ID,
 //! per-note expression by voice ID or key and channel, MPE channel messages to every
-//! voice on the channel (an MPE zone's master channel's bend to every voice of the
-//! zone, see `mpe`), the mod wheel to all. Each voice then applies its
-//! [`Expression`] in `Voice::own`. Allocation-free; every value from a host is made
+//! voice on the channel (an MPE zone's master channel's bend, pressure and timbre to
+//! every voice of the zone, see `mpe`), the mod wheel to all. Each voice then applies
+//! its [`Expression`] in `Voice::own`. Allocation-free; every value from a host is made
 //! sane here (NaN → neutral, clamped), so no voice ever sees a bad one.
 
 use super::Engine;
 use crate::engine::expression::{ChannelExpression, Expression, MAX_TUNING, PolyTarget, sane};
-use crate::engine::mpe::ZoneChange;
+use crate::engine::mpe::{Zone, ZoneChange};
 use crate::engine::voice::Voice;
 
 /// MIDI CC numbers the engine listens to.
@@ -33,17 +33,30 @@ impl Engine {
         e
     }
 
-    /// Sets what a note on `channel` takes from its MPE zone: the master channel's bend
-    /// and the zone's bend ranges (none outside a zone).
+    /// Sets what a note on `channel` takes from its MPE zone: the master channel's bend,
+    /// pressure and timbre, and the zone's bend ranges (nothing outside a zone). A note
+    /// on the master channel itself has the master's pressure and timbre as its own
+    /// channel's already, so it does not take them twice.
     fn zone_part(&self, channel: u8, e: &mut Expression) {
-        e.zone_bend = self
-            .zones
-            .zone_of(channel)
-            .map_or(0.0, |z| self.zone_bend[z.index()]);
+        e.zone = match self.zones.zone_of(channel) {
+            Some(z) => {
+                let master = z.master_channel();
+                let mut zone = if channel % 16 == master {
+                    ChannelExpression::default()
+                } else {
+                    self.channels[master as usize]
+                };
+                // The master's bend is the zone's alone (`pitch_bend` keeps it apart).
+                zone.bend = self.zone_bend[z.index()];
+                zone
+            }
+            None => ChannelExpression::default(),
+        };
         e.ranges = self.zones.ranges_of(channel);
     }
 
-    /// Hands every voice its zone's part anew, after the zones or a master bend moved.
+    /// Hands every voice its zone's part anew, after the zones or a master channel's
+    /// expression moved.
     fn update_zone_parts(&mut self) {
         for i in 0..self.voices.len() {
             let mut e = self.voices[i].expression;
@@ -131,10 +144,21 @@ impl Engine {
         self.each_addressed(None, None, Some(ch as u8), |e| e.channel = c);
     }
 
-    /// Channel pressure in `[0, 1]` (MPE pressure): damps the notes on `channel`.
+    /// Sets `channel`'s expression as [`set_channel`](Self::set_channel) does; on an MPE
+    /// zone's master channel it then reaches every note of the zone.
+    fn set_channel_or_zone(&mut self, channel: u8, f: impl Fn(&mut ChannelExpression)) {
+        self.set_channel(channel, f);
+        if self.zones.master(channel % 16).is_some() {
+            self.update_zone_parts();
+        }
+    }
+
+    /// Channel pressure in `[0, 1]` (MPE pressure): damps the notes on `channel`. On an
+    /// MPE zone's master channel it damps every note of the zone, the larger of it and
+    /// each note's own pressure acting.
     pub fn channel_pressure(&mut self, channel: u8, pressure: f32) {
         let p = sane(pressure, 0.0, 1.0, 0.0);
-        self.set_channel(channel, |c| c.pressure = p);
+        self.set_channel_or_zone(channel, |c| c.pressure = p);
     }
 
     /// Pitch bend, normalised `[0, 1]` with 0.5 = none: bends the bodies of the notes
@@ -153,17 +177,32 @@ impl Engine {
     }
 
     /// A control change, normalised `[0, 1]`: CC 74 (timbre) moves the strike position
-    /// of the notes on `channel`; CC 1 (mod wheel) moves its target on every note; an
-    /// MPE Configuration Message (RPN 6) sets the zones, and their bends start over; RPN 0
-    /// in a zone sets its bend ranges (see `mpe`).
+    /// of the notes on `channel` (on an MPE zone's master channel, of every note of the
+    /// zone, its offset adding to each note's own); CC 1 (mod wheel) moves its target on
+    /// every note; an MPE Configuration Message (RPN 6) sets the zones, and their
+    /// masters' bend, pressure and timbre start over; RPN 0 in a zone sets its bend
+    /// ranges (see `mpe`).
     pub fn control_change(&mut self, channel: u8, cc: u8, value: f32) {
         let seven = (sane(value, 0.0, 1.0, 0.0) * 127.0).round() as u8;
+        let was_master = Zone::ALL.map(|z| self.zones.master(z.master_channel()).is_some());
         match self.zones.control_change(channel % 16, cc, seven) {
             ZoneChange::None => {}
             ZoneChange::Selected => return,
             change => {
                 if change == ZoneChange::Zones {
                     self.zone_bend = [0.0; 2];
+                    // The masters' pressure and timbre start over with their bends, on
+                    // each channel that was or now is a master.
+                    for (z, was) in Zone::ALL.into_iter().zip(was_master) {
+                        let c = z.master_channel();
+                        if was || self.zones.master(c).is_some() {
+                            let neutral = ChannelExpression::default();
+                            self.set_channel(c, |e| {
+                                e.pressure = neutral.pressure;
+                                e.timbre = neutral.timbre;
+                            });
+                        }
+                    }
                 }
                 // Every sounding note takes its zone's (new) ranges from now on.
                 self.update_zone_parts();
@@ -173,7 +212,7 @@ impl Engine {
         match cc {
             CC_TIMBRE => {
                 let t = sane(value, 0.0, 1.0, 0.5);
-                self.set_channel(channel, |c| c.timbre = t);
+                self.set_channel_or_zone(channel, |c| c.timbre = t);
             }
             CC_MOD_WHEEL => {
                 let w = sane(value, 0.0, 1.0, 0.0);

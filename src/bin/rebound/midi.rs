@@ -73,6 +73,8 @@ pub fn render_notes(
     let mut engine = Engine::new(fs);
     engine.set_params(params);
     engine.set_sample_rate(fs);
+    // The level of every key played is calibrated before the first note.
+    engine.prepare_levels(notes.iter().map(|n| n.key));
     let mut events: Vec<(usize, Step)> = Vec::with_capacity(2 * notes.len() + controls.len());
     for (i, n) in notes.iter().enumerate() {
         events.push((n.at, Step::On(i)));

@@ -1,98 +1,83 @@
-//! The level calibration of a strike (see `level`): the voice plays its own
-//! full-velocity note on copies of itself, before its ceiling, and keeps the gains that
+//! The level calibration of a strike (see `level`): a scratch voice plays a
+//! full-velocity note on copies of itself, before its ceiling, and finds the gains that
 //! bring that note's dry path and body, then their mix, to the target peak, moved in
-//! Playable mode toward the loudness of the reference Hardness.
+//! Playable mode toward the loudness of the reference Hardness. It fills the entries of
+//! a `level_table`, off the audio thread.
 
 use super::{Expression, FULL_SCALE, Jitter, Voice};
 use crate::engine::level;
+use crate::engine::level_table::Entry;
 use crate::engine::params::{Controls, EngineParams};
 use crate::engine::true_peak::TAPS;
 
 impl Voice {
-    /// The gains of a full-velocity strike of `p` on `key`: its dry path and its body
-    /// each brought to [`level::TARGET_PEAK`] on its own first (so Mix balances two
-    /// signals of the same peak, whatever the contact), then together, then in Playable
-    /// mode moved toward the loudness of the reference Hardness within the peak window
-    /// (see `level`), for a strike played at `mix`. From the cache, or by playing that
-    /// strike (its contact, and the bounces that come back while the body still rings
-    /// from it) on copies of this voice.
-    pub(super) fn calibrate(&mut self, p: &EngineParams, key: u8, mix: f64) -> level::Gains {
-        // Keyed on what this note plays (its expression and jitter included) and the mix.
-        let own = EngineParams {
-            mix,
-            ..self.own(p, &self.jitter)
-        };
-        if let Some(g) = self.cal.lookup(&own, key, self.fs) {
-            return g;
-        }
+    /// The table entry of a full-velocity strike of `p` (its [`level_params`]) on
+    /// `key`, played on this voice (a scratch voice at the table's rate: it plays the
+    /// strike, so never on the audio thread). The dry path and the body are each brought
+    /// to [`level::TARGET_PEAK`] on their own first (so Mix balances two signals of the
+    /// same peak, whatever the contact), then together at the patch's mix, then in
+    /// Playable mode moved toward the loudness of the reference Hardness within the
+    /// peak window (see `level`).
+    ///
+    /// [`level_params`]: crate::engine::level_table::level_params
+    pub fn entry_of(&mut self, p: &EngineParams, key: u8) -> Entry {
         self.calibrations += 1;
-        let (mut g, e) = self.peak_gains(p, key, mix);
-        if own.controls == Controls::Playable {
-            let r = self.reference_of(p, mix);
-            if r == own {
-                // A strike at the reference Hardness, neither humanized nor moved by
-                // expression (the default patch on a new key), is its own reference.
-                self.cal_ref.store(&r, key, self.fs, e);
-            }
-            let e_ref = self.reference_loudness(&r, key, mix);
-            g = g.scaled(level::compensation(e, e_ref));
+        self.expression = Expression::default();
+        self.jitter = Jitter::NONE;
+        let mix = level::mix_of(p, p.mix);
+        let (apart, together, e) = self.peak_gains(p, key, mix);
+        let mut c = 1.0;
+        if p.controls == Controls::Playable {
+            let r = EngineParams {
+                hardness_ms: level::REFERENCE_HARDNESS_MS,
+                ..*p
+            };
+            // A strike at the reference Hardness is its own reference.
+            let e_ref = if r == *p {
+                e
+            } else {
+                self.peak_gains(&r, key, mix).2
+            };
+            c = level::compensation(e, e_ref);
         }
-        self.cal.store(&own, key, self.fs, g);
-        g
-    }
-
-    /// This note's patch (its expression applied) at the reference Hardness and `mix`,
-    /// without its humanize jitter: the target a humanized hit varies around.
-    fn reference_of(&self, p: &EngineParams, mix: f64) -> EngineParams {
-        EngineParams {
-            hardness_ms: level::REFERENCE_HARDNESS_MS,
-            mix,
-            ..self.expression.apply(p)
+        Entry {
+            strike: apart.scaled(together * c),
+            glide: apart.scaled(c),
         }
-    }
-
-    /// The loudness of the reference strike `r` (see `reference_of`) at its peak gains.
-    fn reference_loudness(&mut self, r: &EngineParams, key: u8, mix: f64) -> f64 {
-        if let Some(e) = self.cal_ref.lookup(r, key, self.fs) {
-            return e;
-        }
-        let mut plain = *self;
-        plain.expression = Expression::default();
-        plain.jitter = Jitter::NONE;
-        let e = plain.peak_gains(r, key, mix).1;
-        self.cal_ref.store(r, key, self.fs, e);
-        e
     }
 
     /// The gains that bring the dry path and the body of a full-velocity strike of `q`
-    /// to [`level::TARGET_PEAK`] each, then their mix; and its loudness at those gains.
-    fn peak_gains(&mut self, q: &EngineParams, key: u8, mix: f64) -> (level::Gains, f64) {
+    /// to [`level::TARGET_PEAK`] each; the factor that then brings their mix there; and
+    /// the strike's loudness at both.
+    fn peak_gains(&mut self, q: &EngineParams, key: u8, mix: f64) -> (level::Gains, f64, f64) {
         let (apart, probe) = self.probe(q, key, mix, level::Gains::UNIT, None);
-        // The strike that follows latches the contact the probe latched: its
-        // normalisation (a root search for the peak force) and eq (9)'s unit time come
-        // from the probe, not computed again (`latch` still checks they match).
+        // A strike that follows on this voice latches the contact the probe latched:
+        // its normalisation (a root search for the peak force) and eq (9)'s unit time
+        // come from the probe, not computed again (`latch` still checks they match).
         self.norm = probe.norm;
         self.unit = probe.unit;
-        let mut g = level::Gains {
+        let g = level::Gains {
             dry: level::gain_for(apart.dry.peak()),
             body: level::gain_for(apart.body_peak()),
         };
+        let mut together = 1.0;
         if mix > 0.0 && mix < 1.0 {
             // The gains scale what the strike puts into the dry path and the body, not
             // its contact, and the body is linear in its drive: after the last dry
             // sample the output is `mix` times the body's ring at its gain. Only the
             // stretch before is played again.
             let ring = mix * g.body * apart.ring.peak();
-            let together = if apart.dry_end > 0 {
+            let peak = if apart.dry_end > 0 {
                 let (run, _) = self.probe(q, key, mix, g, Some(apart.dry_end));
                 run.out.peak().max(ring)
             } else {
                 ring
             };
-            g = g.scaled(level::gain_for(together));
+            together = level::gain_for(peak);
         }
         // The ring is the body's alone, and the body is linear in its drive.
-        (g, apart.loudness * g.body * g.body)
+        let body = g.body * together;
+        (g, together, apart.loudness * body * body)
     }
 
     /// The peaks of a full-velocity strike of `q` on `key` played at `gain` on a copy of
@@ -128,7 +113,7 @@ impl Voice {
                 probe.ring_out(&mut peaks, left);
                 break;
             }
-            let s = probe.tick_raw(q, mix);
+            let s = probe.tick_raw(q, mix, None);
             if !s.out.is_finite() {
                 break;
             }

@@ -1,0 +1,283 @@
+//! Where a note-on finds its calibrated gains (see `level_table`): filled on demand
+//! before the note (offline renders, the CLI, tests: deterministic, and nobody waits
+//! in real time), or by a background worker while the audio thread reads the latest
+//! table lock-free and never plays a strike ahead.
+//!
+//! With the worker, a patch change keeps the previous patch's entries serving until
+//! their own are made; a key that sounds before its entry is ready is made next. The
+//! worker polls (every [`IDLE_POLL`]) rather than being woken, so the audio thread
+//! neither locks nor makes a system call.
+
+use super::level::Gains;
+use super::level_table::{KEYS, LevelTable, level_params, sounding_key, target_mix};
+use super::params::EngineParams;
+use super::voice::Voice;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// How long an idle worker sleeps before it looks for work again.
+pub const IDLE_POLL: Duration = Duration::from_millis(2);
+
+/// What the audio thread asks the worker for: a table of these level parameters at
+/// this rate (`fs` 0: nothing yet).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Request {
+    params: EngineParams,
+    fs: f64,
+}
+
+impl Default for Request {
+    fn default() -> Self {
+        Self {
+            params: EngineParams::default(),
+            fs: 0.0,
+        }
+    }
+}
+
+/// Keys a note asked for before their entry was fresh: made first.
+#[derive(Default)]
+struct Wanted([AtomicU64; 2]);
+
+impl Wanted {
+    fn want(&self, key: u8) {
+        let k = key as usize % KEYS;
+        self.0[k / 64].fetch_or(1 << (k % 64), Ordering::Relaxed);
+    }
+
+    /// Takes the lowest wanted key.
+    fn take(&self) -> Option<u8> {
+        for (i, w) in self.0.iter().enumerate() {
+            let bits = w.load(Ordering::Relaxed);
+            if bits != 0 {
+                let b = bits.trailing_zeros() as usize;
+                w.fetch_and(!(1 << b), Ordering::Relaxed);
+                return Some((i * 64 + b) as u8);
+            }
+        }
+        None
+    }
+}
+
+/// The audio thread's end of a worker.
+pub struct WorkerLink {
+    request: triple_buffer::Input<Request>,
+    tables: triple_buffer::Output<LevelTable>,
+    wanted: Arc<Wanted>,
+}
+
+/// The worker thread; stopped and joined when dropped.
+pub struct LevelWorker {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+}
+
+impl Drop for LevelWorker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(h) = self.handle.take() {
+            let _ = h.join();
+        }
+    }
+}
+
+impl LevelWorker {
+    /// Starts a worker (allocates and spawns: not on the audio thread).
+    pub fn spawn() -> (LevelWorker, WorkerLink) {
+        let (request_in, mut request_out) = triple_buffer::triple_buffer(&Request::default());
+        let (mut tables_in, tables_out) = triple_buffer::triple_buffer(&LevelTable::default());
+        let wanted = Arc::new(Wanted::default());
+        let stop = Arc::new(AtomicBool::new(false));
+        let (w, s) = (wanted.clone(), stop.clone());
+        let handle = std::thread::Builder::new()
+            .name("rebound-levels".into())
+            .spawn(move || {
+                let mut table = Box::new(LevelTable::default());
+                let mut scratch = Box::new(Voice::new(48_000.0));
+                let mut scratch_fs = 48_000.0;
+                while !s.load(Ordering::Relaxed) {
+                    let req = *request_out.read();
+                    if req.fs.is_nan() || req.fs <= 0.0 {
+                        std::thread::sleep(IDLE_POLL);
+                        continue;
+                    }
+                    table.retarget(&req.params, req.fs);
+                    if scratch_fs != req.fs {
+                        *scratch = Voice::new(req.fs);
+                        scratch_fs = req.fs;
+                    }
+                    match next_key(&table, &w) {
+                        Some(k) => {
+                            table.fill(k, &mut scratch);
+                            tables_in.input_buffer_mut().clone_from(&table);
+                            tables_in.publish();
+                        }
+                        None => std::thread::sleep(IDLE_POLL),
+                    }
+                }
+            })
+            .ok();
+        (
+            LevelWorker { stop, handle },
+            WorkerLink {
+                request: request_in,
+                tables: tables_out,
+                wanted,
+            },
+        )
+    }
+}
+
+/// The next key to make: one a note asked for, else the stale one nearest middle C.
+fn next_key(table: &LevelTable, wanted: &Wanted) -> Option<u8> {
+    while let Some(k) = wanted.take() {
+        if !table.is_fresh(k) {
+            return Some(k);
+        }
+    }
+    (0..KEYS as i32)
+        .flat_map(|d| [60 - d, 60 + d + 1])
+        .filter(|k| (0..KEYS as i32).contains(k))
+        .map(|k| k as u8)
+        .find(|&k| !table.is_fresh(k))
+}
+
+enum Source {
+    /// Filled before the note that needs it, on this thread.
+    OnDemand {
+        table: Box<LevelTable>,
+        scratch: Box<Voice>,
+    },
+    /// Filled by a [`LevelWorker`].
+    Worker(WorkerLink),
+}
+
+/// The engine's calibrated gains, by key.
+pub struct Levels {
+    /// The level parameters of the patch now, and the rate.
+    params: EngineParams,
+    fs: f64,
+    source: Source,
+}
+
+impl Levels {
+    /// Gains made on demand (allocates: not on the audio thread).
+    pub fn on_demand(fs: f64) -> Self {
+        let mut table = Box::<LevelTable>::default();
+        let params = level_params(&EngineParams::default());
+        table.retarget(&params, fs);
+        Self {
+            params,
+            fs,
+            source: Source::OnDemand {
+                table,
+                scratch: Box::new(Voice::new(fs)),
+            },
+        }
+    }
+
+    /// Gains from a worker's tables from now on.
+    pub fn use_worker(&mut self, link: WorkerLink) {
+        self.source = Source::Worker(link);
+        let (p, fs) = (self.params, self.fs);
+        self.fs = 0.0;
+        self.set(&p, fs);
+    }
+
+    /// Gains made on demand again (allocates: not on the audio thread).
+    pub fn use_on_demand(&mut self) {
+        let p = self.params;
+        *self = Self::on_demand(self.fs);
+        self.set(&p, self.fs);
+    }
+
+    /// True when a worker fills the tables.
+    pub fn has_worker(&self) -> bool {
+        matches!(self.source, Source::Worker(_))
+    }
+
+    /// The patch now (once per block: a comparison unless the level parameters moved).
+    pub fn set(&mut self, p: &EngineParams, fs: f64) {
+        let q = level_params(p);
+        if q == self.params && fs == self.fs {
+            return;
+        }
+        self.params = q;
+        self.fs = fs;
+        match &mut self.source {
+            Source::OnDemand { table, scratch } => {
+                if scratch.sample_rate() != fs {
+                    **scratch = Voice::new(fs);
+                }
+                table.retarget(&q, fs);
+            }
+            Source::Worker(link) => {
+                let r = link.request.input_buffer_mut();
+                r.params = q;
+                r.fs = fs;
+                link.request.publish();
+            }
+        }
+    }
+
+    /// The gains of a strike on `key` of a note playing `own` (the patch `p` moved by
+    /// its expression and humanize jitter) at the smoothed `mix`.
+    pub fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains {
+        let at = sounding_key(p, own, key);
+        let target = target_mix(p);
+        let keys = [at.floor() as u8, at.ceil().min((KEYS - 1) as f64) as u8];
+        match &mut self.source {
+            Source::OnDemand { table, scratch } => {
+                for k in keys {
+                    if !table.is_fresh(k) {
+                        table.fill(k, scratch);
+                    }
+                }
+                table.gains(at, mix, target)
+            }
+            Source::Worker(link) => {
+                let table = link.tables.read();
+                let current = table.is_for(&self.params, self.fs);
+                for k in keys {
+                    if !current || !table.is_fresh(k) {
+                        link.wanted.want(k);
+                    }
+                }
+                table.gains(at, mix, target)
+            }
+        }
+        .unwrap_or(Gains::UNIT)
+    }
+
+    /// Makes the entries of `keys` now, where they are made on demand (an offline
+    /// render does this before its first note); nothing with a worker.
+    pub fn prepare(&mut self, keys: impl IntoIterator<Item = u8>) {
+        if let Source::OnDemand { table, scratch } = &mut self.source {
+            for k in keys {
+                if !table.is_fresh(k) {
+                    table.fill(k, scratch);
+                }
+            }
+        }
+    }
+
+    /// True when every key's entry is made for the patch now.
+    pub fn is_complete(&mut self) -> bool {
+        let (p, fs) = (self.params, self.fs);
+        let table = match &mut self.source {
+            Source::OnDemand { table, .. } => &**table,
+            Source::Worker(link) => link.tables.read(),
+        };
+        table.is_for(&p, fs) && table.fresh_count() == KEYS
+    }
+
+    /// Entries made on demand so far (the worker's are not counted).
+    pub fn calibrations(&self) -> u64 {
+        match &self.source {
+            Source::OnDemand { scratch, .. } => scratch.calibrations(),
+            Source::Worker(_) => 0,
+        }
+    }
+}
