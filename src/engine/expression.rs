@@ -67,7 +67,7 @@ const fn same(a: &str, b: &str) -> bool {
 }
 
 /// The spec of number `id`, found at compile time (a missing id does not build).
-const fn spec(id: &str) -> NumberSpec {
+pub(crate) const fn spec(id: &str) -> NumberSpec {
     let mut i = 0;
     while i < NUMBERS.len() {
         if same(NUMBERS[i].id, id) {

@@ -9,7 +9,9 @@
 //! neither locks nor makes a system call.
 
 use super::level::Gains;
-use super::level_table::{KEYS, LevelTable, level_params, sounding_key, target_mix};
+use super::level_table::{
+    Deviation, KEYS, LevelTable, SLOTS, level_params, sounding_key, target_mix,
+};
 use super::params::EngineParams;
 use super::voice::Voice;
 use std::sync::Arc;
@@ -37,24 +39,24 @@ impl Default for Request {
     }
 }
 
-/// Keys a note asked for before their entry was fresh: made first.
+/// Entries a note asked for before they were fresh: made first.
 #[derive(Default)]
-struct Wanted([AtomicU64; 2]);
+struct Wanted([AtomicU64; SLOTS.div_ceil(64)]);
 
 impl Wanted {
-    fn want(&self, key: u8) {
-        let k = key as usize % KEYS;
+    fn want(&self, slot: usize) {
+        let k = slot % SLOTS;
         self.0[k / 64].fetch_or(1 << (k % 64), Ordering::Relaxed);
     }
 
-    /// Takes the lowest wanted key.
-    fn take(&self) -> Option<u8> {
+    /// Takes the lowest wanted slot.
+    fn take(&self) -> Option<usize> {
         for (i, w) in self.0.iter().enumerate() {
             let bits = w.load(Ordering::Relaxed);
             if bits != 0 {
                 let b = bits.trailing_zeros() as usize;
                 w.fetch_and(!(1 << b), Ordering::Relaxed);
-                return Some((i * 64 + b) as u8);
+                return Some(i * 64 + b);
             }
         }
         None
@@ -108,7 +110,7 @@ impl LevelWorker {
                         *scratch = Voice::new(req.fs);
                         scratch_fs = req.fs;
                     }
-                    match next_key(&table, &w) {
+                    match next_slot(&table, &w) {
                         Some(k) => {
                             table.fill(k, &mut scratch);
                             tables_in.input_buffer_mut().clone_from(&table);
@@ -130,8 +132,9 @@ impl LevelWorker {
     }
 }
 
-/// The next key to make: one a note asked for, else the stale one nearest middle C.
-fn next_key(table: &LevelTable, wanted: &Wanted) -> Option<u8> {
+/// The next entry to make: one a note asked for, else the stale key nearest middle C,
+/// else the first stale correction.
+fn next_slot(table: &LevelTable, wanted: &Wanted) -> Option<usize> {
     while let Some(k) = wanted.take() {
         if !table.is_fresh(k) {
             return Some(k);
@@ -140,7 +143,8 @@ fn next_key(table: &LevelTable, wanted: &Wanted) -> Option<u8> {
     (0..KEYS as i32)
         .flat_map(|d| [60 - d, 60 + d + 1])
         .filter(|k| (0..KEYS as i32).contains(k))
-        .map(|k| k as u8)
+        .map(|k| k as usize)
+        .chain(KEYS..SLOTS)
         .find(|&k| !table.is_fresh(k))
 }
 
@@ -226,26 +230,30 @@ impl Levels {
     /// its expression and humanize jitter) at the smoothed `mix`.
     pub fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains {
         let at = sounding_key(p, own, key);
+        let dev = if own == p {
+            Deviation::default()
+        } else {
+            Deviation::of(p, own)
+        };
         let target = target_mix(p);
-        let keys = [at.floor() as u8, at.ceil().min((KEYS - 1) as f64) as u8];
         match &mut self.source {
             Source::OnDemand { table, scratch } => {
-                for k in keys {
+                for &k in table.needed(at, &dev).slots() {
                     if !table.is_fresh(k) {
                         table.fill(k, scratch);
                     }
                 }
-                table.gains(at, mix, target)
+                table.gains(at, &dev, mix, target)
             }
             Source::Worker(link) => {
                 let table = link.tables.read();
                 let current = table.is_for(&self.params, self.fs);
-                for k in keys {
+                for &k in table.needed(at, &dev).slots() {
                     if !current || !table.is_fresh(k) {
                         link.wanted.want(k);
                     }
                 }
-                table.gains(at, mix, target)
+                table.gains(at, &dev, mix, target)
             }
         }
         .unwrap_or(Gains::UNIT)
@@ -256,6 +264,18 @@ impl Levels {
     pub fn prepare(&mut self, keys: impl IntoIterator<Item = u8>) {
         if let Source::OnDemand { table, scratch } = &mut self.source {
             for k in keys {
+                let k = k as usize % KEYS;
+                if !table.is_fresh(k) {
+                    table.fill(k, scratch);
+                }
+            }
+        }
+    }
+
+    /// Makes every entry now, where they are made on demand (keys and corrections).
+    pub fn prepare_all(&mut self) {
+        if let Source::OnDemand { table, scratch } = &mut self.source {
+            for k in 0..SLOTS {
                 if !table.is_fresh(k) {
                     table.fill(k, scratch);
                 }
@@ -270,7 +290,7 @@ impl Levels {
             Source::OnDemand { table, .. } => &**table,
             Source::Worker(link) => link.tables.read(),
         };
-        table.is_for(&p, fs) && table.fresh_count() == KEYS
+        table.is_for(&p, fs) && table.fresh_count() == SLOTS
     }
 
     /// Entries made on demand so far (the worker's are not counted).
