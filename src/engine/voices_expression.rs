@@ -2,8 +2,9 @@
 //! per-note expression by voice ID or key and channel, MPE channel messages to every
 //! voice on the channel (an MPE zone's master channel's bend, pressure and timbre to
 //! every voice of the zone, see `mpe`), the mod wheel to all. Each voice then applies
-//! its [`Expression`] in `Voice::own`. Allocation-free; every value from a host is made
-//! sane here (NaN → neutral, clamped), so no voice ever sees a bad one.
+//! its [`Expression`] in `Voice::own`, and each addressed voice's body is retuned at the
+//! event's sample. Allocation-free; every value from a host is made sane here (NaN →
+//! neutral, clamped), so no voice ever sees a bad one.
 
 use super::Engine;
 use crate::engine::expression::{ChannelExpression, Expression, MAX_TUNING, PolyTarget, sane};
@@ -56,12 +57,17 @@ impl Engine {
     }
 
     /// Hands every voice its zone's part anew, after the zones or a master channel's
-    /// expression moved.
+    /// expression moved, and retunes the sounding ones at once (see `each_addressed`).
     fn update_zone_parts(&mut self) {
+        let p = self.body_params_now();
         for i in 0..self.voices.len() {
             let mut e = self.voices[i].expression;
             self.zone_part(self.voices[i].channel, &mut e);
-            self.voices[i].expression = e;
+            let v = &mut self.voices[i];
+            v.expression = e;
+            if v.is_active() {
+                v.update_body(&p);
+            }
         }
     }
 
@@ -75,6 +81,9 @@ impl Engine {
         self.voices().find(|v| v.voice_id == Some(id))
     }
 
+    /// Hands `f` the expression of every voice the event addresses, and retunes their
+    /// bodies at once: an expression event acts at its own sample, not at the next
+    /// control tick (a contact in progress still keeps its body: `Voice::update_body`).
     fn each_addressed(
         &mut self,
         voice_id: Option<i32>,
@@ -82,9 +91,11 @@ impl Engine {
         channel: Option<u8>,
         f: impl Fn(&mut Expression),
     ) {
+        let p = self.body_params_now();
         for v in self.voices.iter_mut() {
             if addresses(v, voice_id, key, channel) {
                 f(&mut v.expression);
+                v.update_body(&p);
             }
         }
     }
