@@ -12,6 +12,16 @@ use nice_plug::prelude::*;
 /// they come (a note-on then misses what is sent after it), without allocating.
 pub(super) const BATCH: usize = 256;
 
+/// True for the value nice-plug's VST3 wrapper reports for each of its hidden MIDI CC
+/// stand-in parameters (`getParamNormalized` has no value for them and answers 0.5), so
+/// a host that saves and restores them, as Ardour does, sends every CC and channel
+/// pressure at exactly 0.5 when a session reopens: pressure 64 (the default patch rang
+/// ~4.5x shorter) and mod wheel 64. No MIDI message maps there (k/127 never equals 1/2,
+/// nor does a 14-bit value), so such a value is a restored stand-in, not a controller.
+fn restored_stand_in(value: f32) -> bool {
+    value == 0.5
+}
+
 fn is_note(e: &NoteEvent<()>) -> bool {
     matches!(
         e,
@@ -198,6 +208,8 @@ impl Rebound {
                 brightness,
                 ..
             } => e.poly_brightness(voice_id.id(), key.number(), channel.number(), brightness),
+            NoteEvent::MidiChannelPressure { pressure, .. } if restored_stand_in(pressure) => {}
+            NoteEvent::MidiCC { value, .. } if restored_stand_in(value) => {}
             NoteEvent::MidiChannelPressure {
                 channel, pressure, ..
             } => e.channel_pressure(channel, pressure),

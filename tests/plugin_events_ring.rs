@@ -1,6 +1,7 @@
 //! Expression during a note's ring, through the real `process()`: each event acts at
 //! its own sample for any host block size (a retuned body changes the very next output
-//! sample), and one that comes during a contact lands on the first sample after it.
+//! sample), one that comes during a contact lands on the first sample after it, and the
+//! 0.5 a VST3 host restores into nice-plug's hidden MIDI CC stand-ins is not played.
 
 use nice_plug::midi::{Channel, Key, VoiceID};
 use nice_plug::prelude::*;
@@ -113,6 +114,42 @@ fn expression_changes_a_ringing_body_at_its_own_sample() {
             renders.windows(2).all(|w| w[0] == w[1]),
             "{ev:?}: the block size changed the render"
         );
+    }
+}
+
+/// nice-plug's VST3 wrapper reports 0.5 for its hidden MIDI CC stand-ins, so a host
+/// restoring them sends channel pressure and CCs of exactly 0.5: not played. A real
+/// MIDI value next to it (64/127) still is.
+#[test]
+fn restored_midi_cc_stand_ins_at_one_half_are_not_played() {
+    let at = AT - 20000;
+    let pressure = |v: f32| NoteEvent::MidiChannelPressure {
+        timing: at,
+        channel: CH,
+        pressure: v,
+    };
+    let cc = |n: u8, v: f32| NoteEvent::MidiCC {
+        timing: at,
+        channel: CH,
+        cc: n,
+        value: v,
+    };
+    let reference = ringing(1000, &[]);
+    let stand_ins = [
+        pressure(0.5),
+        cc(CC_MOD_WHEEL, 0.5),
+        cc(CC_TIMBRE, 0.5),
+        // An RPN select and data entry of 64 would otherwise be read too.
+        cc(101, 0.5),
+        cc(100, 0.5),
+        cc(6, 0.5),
+    ];
+    assert!(
+        ringing(1000, &stand_ins) == reference,
+        "a stand-in was played"
+    );
+    for ev in [pressure(64.0 / 127.0), cc(CC_MOD_WHEEL, 64.0 / 127.0)] {
+        assert!(ringing(1000, &[ev]) != reference, "{ev:?} was ignored");
     }
 }
 
