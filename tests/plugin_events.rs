@@ -1,13 +1,13 @@
 //! Every event of a timestamp acts before its strikes, through the real `process()`: in
 //! whatever order the host lists them, the events of a note-on's sample shape its strike
 //! (CLAP poly-mods and note expressions sent after it its first contact, level and pan;
-//! channel expression too); and a poly-mod reaches its voice ID only. Expression during
-//! the ring: `plugin_events_ring`.
+//! channel expression too); a poly-mod reaches its voice ID only; and a dense event
+//! stream does not allocate. Expression during the ring: `plugin_events_ring`.
 
 use nice_plug::midi::{Channel, Key, VoiceID};
 use nice_plug::prelude::*;
 use rebound::engine::expression::PolyTarget;
-use rebound::engine::CC_TIMBRE;
+use rebound::engine::{CC_MOD_WHEEL, CC_TIMBRE};
 
 mod support;
 use support::*;
@@ -174,4 +174,83 @@ fn a_poly_mod_by_id_leaves_a_note_without_an_id_alone() {
         let pm = poly_mod(at, ID, PolyTarget::BodyPitch, 0.4);
         assert!(strike(&[anon, pm]) == alone, "at {at}");
     }
+}
+
+/// 2000 MIDI events in one block (notes, bends, CCs, pressure; one timestamp holding
+/// more than the plugin gathers at once) while 16 voices are poly-modulated every 32
+/// samples: not one allocation inside `process()`.
+#[test]
+fn a_dense_event_stream_does_not_allocate() {
+    const BLOCK: usize = 4096;
+    let mut p = activated(48000.0, BLOCK as u32);
+    set_norm(&p.rebound_params(), "noteoff", 1.0);
+    let mut rng = Rng(0x5eed);
+    let mut events: Vec<NoteEvent<()>> = (0..16)
+        .map(|i| NoteEvent::NoteOn {
+            timing: 0,
+            voice_id: VoiceID::ID(i),
+            channel: Channel::Number(i as u8),
+            key: Key::Number(40 + 2 * i as u8),
+            velocity: 0.8,
+        })
+        .collect();
+    for i in 0..2000u32 {
+        // A crowd at sample 1000, the rest spread over the block.
+        let at = if i < 400 {
+            1000
+        } else {
+            rng.below(BLOCK as u64) as u32
+        };
+        let ch = rng.below(16) as u8;
+        let key = Key::Number(36 + rng.below(48) as u8);
+        let v = rng.unit();
+        events.push(match i % 5 {
+            0 => NoteEvent::NoteOn {
+                timing: at,
+                voice_id: VoiceID::ID(100 + i as i32),
+                channel: Channel::Number(ch),
+                key,
+                velocity: v,
+            },
+            1 => NoteEvent::NoteOff {
+                timing: at,
+                voice_id: VoiceID::Wildcard,
+                channel: Channel::Number(ch),
+                key,
+                velocity: 0.0,
+            },
+            2 => NoteEvent::MidiPitchBend {
+                timing: at,
+                channel: ch,
+                value: v,
+            },
+            3 => NoteEvent::MidiCC {
+                timing: at,
+                channel: ch,
+                cc: [CC_MOD_WHEEL, CC_TIMBRE, 6, 101][i as usize / 5 % 4],
+                value: v,
+            },
+            _ => NoteEvent::MidiChannelPressure {
+                timing: at,
+                channel: ch,
+                pressure: v,
+            },
+        });
+    }
+    for at in (0..3 * BLOCK as u32).step_by(32) {
+        for id in 0..16 {
+            let t = PolyTarget::ALL[rng.below(5) as usize];
+            events.push(poly_mod(at, id, t, rng.unit() - 0.5));
+        }
+    }
+    events.sort_by_key(|e| e.timing());
+    let before = alloc_violations();
+    let out = render(&mut p, BLOCK, 3 * BLOCK, &events);
+    assert_eq!(
+        alloc_violations() - before,
+        0,
+        "allocations inside process()"
+    );
+    assert!(out.iter().any(|&s| s != 0.0));
+    assert_eq!(p.engine().guard_events(), 0);
 }
