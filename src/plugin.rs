@@ -1,6 +1,6 @@
-//! The framework glue: the nice-plug `Plugin` impl. It maps parameters and MIDI onto the
-//! engine, splits each block at note events so notes start at their exact sample, and
-//! reports ended voices to CLAP hosts. No physics here.
+//! The framework glue: the nice-plug `Plugin` impl. It maps parameters onto the engine,
+//! splits each block at events so each acts at its exact sample (the events themselves
+//! are in `events`), and reports ended voices to CLAP hosts. No physics here.
 
 use crate::editor::capture::Recorder;
 use crate::editor::meter::block_peak;
@@ -22,6 +22,9 @@ use std::sync::{Arc, Mutex};
 #[global_allocator]
 static ALLOCATOR: assert_no_alloc::AllocDisabler = assert_no_alloc::AllocDisabler;
 
+#[path = "plugin_events.rs"]
+mod events;
+
 pub struct Rebound {
     params: Arc<ReboundParams>,
     engine: Engine,
@@ -32,6 +35,8 @@ pub struct Rebound {
     /// Makes the level tables in real time (see `engine::levels`); none offline, where
     /// each table entry is made before the note that needs it.
     level_worker: Option<LevelWorker>,
+    /// The events of one timestamp (see `events`), made here, never grown.
+    batch: Vec<NoteEvent<()>>,
 }
 
 impl Default for Rebound {
@@ -55,6 +60,7 @@ impl Default for Rebound {
             last_seq: 0,
             capture,
             level_worker: None,
+            batch: Vec::with_capacity(events::BATCH),
         }
     }
 }
@@ -83,88 +89,6 @@ impl Rebound {
                 }
                 PadEvent::Off { key } => self.engine.note_off(Some(key), Some(0), None),
             }
-        }
-    }
-
-    fn handle_event(&mut self, event: &NoteEvent<()>) {
-        match *event {
-            NoteEvent::NoteOn {
-                timing,
-                key,
-                velocity,
-                channel,
-                voice_id,
-            } => {
-                self.capture.arm(timing as usize);
-                let key = key.number_or_middle_c();
-                let channel = channel.number().unwrap_or(0);
-                self.engine.note_on(key, velocity, channel, voice_id.id());
-            }
-            // Ring mode ignores it (a struck object does not stop when the key is
-            // released); Damp mode damps the note's voice.
-            NoteEvent::NoteOff {
-                key,
-                channel,
-                voice_id,
-                ..
-            } => {
-                self.engine
-                    .note_off(key.number(), channel.number(), voice_id.id());
-            }
-            NoteEvent::Choke {
-                key,
-                channel,
-                voice_id,
-                ..
-            } => {
-                self.engine
-                    .choke(key.number(), channel.number(), voice_id.id());
-            }
-            _ => self.handle_expression(event),
-        }
-    }
-
-    /// Expression: CLAP poly-mod and note expressions, MPE channel messages, mod wheel.
-    /// `MonoAutomation` needs nothing: the parameter already has its new value, which
-    /// every voice reads at the next block with its poly-mod offsets kept.
-    fn handle_expression(&mut self, event: &NoteEvent<()>) {
-        let e = &mut self.engine;
-        match *event {
-            NoteEvent::PolyModulation {
-                voice_id,
-                poly_modulation_id,
-                normalized_offset,
-                ..
-            } => e.poly_modulation(voice_id, poly_modulation_id, normalized_offset),
-            NoteEvent::PolyPressure {
-                voice_id,
-                channel,
-                key,
-                pressure,
-                ..
-            } => e.poly_pressure(voice_id.id(), key.number(), channel.number(), pressure),
-            NoteEvent::PolyTuning {
-                voice_id,
-                channel,
-                key,
-                tuning,
-                ..
-            } => e.poly_tuning(voice_id.id(), key.number(), channel.number(), tuning),
-            NoteEvent::PolyBrightness {
-                voice_id,
-                channel,
-                key,
-                brightness,
-                ..
-            } => e.poly_brightness(voice_id.id(), key.number(), channel.number(), brightness),
-            NoteEvent::MidiChannelPressure {
-                channel, pressure, ..
-            } => e.channel_pressure(channel, pressure),
-            NoteEvent::MidiPitchBend { channel, value, .. } => e.pitch_bend(channel, value),
-            NoteEvent::MidiCC {
-                channel, cc, value, ..
-            } => e.control_change(channel, cc, value),
-            _ => {}
         }
     }
 
@@ -203,15 +127,16 @@ impl Rebound {
         let mut pos = 0usize;
         // Left over from a zero-length block.
         self.report_terminated(start, n, context);
-        self.play_pad();
         while pos < n {
-            while let Some(ev) = next {
-                if ev.timing() as usize > pos {
-                    break;
-                }
-                self.handle_event(&ev);
-                self.report_terminated(start, n, context);
-                next = context.next_event();
+            while let Some(ev) = next
+                && ev.timing() as usize <= pos
+            {
+                next = self.handle_timestamp(ev, start, n, context);
+            }
+            if pos == 0 {
+                // After the host's events of the first sample, which then act before
+                // its strikes too.
+                self.play_pad();
             }
             let end = next
                 .map_or(n, |e| (e.timing() as usize).min(n))
@@ -236,9 +161,7 @@ impl Rebound {
         // Events stamped at or past the end of the block (hosts should not send them;
         // nice-plug clamps them): handled now, their ends reported on the last sample.
         while let Some(ev) = next {
-            self.handle_event(&ev);
-            self.report_terminated(start, n, context);
-            next = context.next_event();
+            next = self.handle_timestamp(ev, start, n, context);
         }
         self.shared
             .guard_events

@@ -105,6 +105,21 @@ pub fn sane(v: f32, lo: f64, hi: f64, neutral: f64) -> f64 {
     super::within(v as f64, lo, hi, neutral)
 }
 
+/// A note's own expression event as a host sent it (CLAP poly-mod and note expressions,
+/// poly pressure): one type, so an event and a note-on that takes it at its own
+/// timestamp (`Engine::note_on_with`) make it sane the same way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum NoteExpression {
+    /// A normalised offset of the parameter with poly-modulation id `target`.
+    PolyMod { target: u32, offset: f32 },
+    /// Polyphonic key pressure in `[0, 1]`.
+    Pressure(f32),
+    /// Tuning, semitones.
+    Tuning(f32),
+    /// Brightness in `[0, 1]`.
+    Brightness(f32),
+}
+
 /// What a MIDI channel applies to its notes (MPE: one note per channel).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChannelExpression {
@@ -158,6 +173,22 @@ impl Expression {
             channel,
             wheel,
             ..Self::default()
+        }
+    }
+
+    /// Takes a note expression event into this note's own part, made sane (NaN →
+    /// neutral, clamped; an unknown poly-mod id changes nothing). It replaces the
+    /// previous value of what it moves.
+    pub fn take(&mut self, x: NoteExpression) {
+        match x {
+            NoteExpression::PolyMod { target, offset } => {
+                if let Some(t) = PolyTarget::from_id(target) {
+                    self.poly[t as usize] = sane(offset, -1.0, 1.0, 0.0);
+                }
+            }
+            NoteExpression::Pressure(p) => self.pressure = sane(p, 0.0, 1.0, 0.0),
+            NoteExpression::Tuning(t) => self.tuning = sane(t, -MAX_TUNING, MAX_TUNING, 0.0),
+            NoteExpression::Brightness(b) => self.brightness = Some(sane(b, 0.0, 1.0, 0.5)),
         }
     }
 

@@ -31,4 +31,4 @@ pub use params::{Controls, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, 
 pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;
 pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};
-pub use voices::{CC_MOD_WHEEL, CC_TIMBRE, Engine, Terminated};
+pub use voices::{CC_MOD_WHEEL, CC_TIMBRE, Engine, Terminated, reaches};

@@ -131,6 +131,9 @@ pub struct Voice {
     /// The T60 a note-off asked for, still to be applied: the hand goes on when the
     /// contact in progress is over.
     pending_damp: Option<f64>,
+    /// A retune [`update_body`](Self::update_body) put off while a contact pressed: it
+    /// lands on the first sample after the contact, not at the next control tick.
+    body_stale: bool,
     /// This note's expression (poly-mod, MPE, mod wheel), applied by [`own`](Self::own).
     pub expression: Expression,
     /// The last non-neutral [`own`](Self::own) of `tick`, by its inputs: a modulated
@@ -181,6 +184,7 @@ impl Voice {
             active: false,
             damped: false,
             pending_damp: None,
+            body_stale: false,
             expression: Expression::default(),
             own_memo: None,
             jitter: Jitter::NONE,
@@ -314,6 +318,7 @@ impl Voice {
         let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
         self.bouncer = Some(Bouncer::new(latch, v_in, self.fs, train_of(p)));
         self.body.retune(body_settings(p, key), self.fs);
+        self.body_stale = false;
     }
 
     /// The parameters this voice plays with: the engine's, moved by this note's own
@@ -416,10 +421,16 @@ impl Voice {
     /// retune waits for its end, a few milliseconds at most for a playable contact.
     pub fn update_body(&mut self, p: &EngineParams) {
         if self.pressing() {
+            self.body_stale = true;
             return;
         }
-        let p = &self.own(p, &self.jitter);
-        let st = body_settings(p, self.key);
+        self.retune_body(&self.own(p, &self.jitter));
+    }
+
+    /// Retunes the body to `own` (the voice's own parameters) where they moved it.
+    fn retune_body(&mut self, own: &EngineParams) {
+        self.body_stale = false;
+        let st = body_settings(own, self.key);
         if st != self.body.settings() {
             self.body.retune(st, self.fs);
         }
@@ -465,6 +476,10 @@ impl Voice {
         let mut s = BounceSample::default();
         let mut u = 0.0;
         let mut onset = false;
+        if self.body_stale && !self.pressing() {
+            // The contact that kept the body has ended: what moved during it lands now.
+            self.retune_body(p);
+        }
         self.hand_on();
         if let Some(b) = self.bouncer.as_mut()
             && !b.is_done()

@@ -2,7 +2,7 @@
 //! over the voices, the control-rate body smoothing and the hand-off of the last
 //! contact's trace. The output stage is in `output`, the voice itself in `voice`.
 
-use super::expression::ChannelExpression;
+use super::expression::{ChannelExpression, Expression};
 use super::humanize::Humanizer;
 use super::levels::{Levels, WorkerLink};
 use super::mpe::Zones;
@@ -262,6 +262,23 @@ impl Engine {
 
     /// Starts a note now (before the next rendered sample). `velocity` in `[0, 1]`.
     pub fn note_on(&mut self, key: u8, velocity: f32, channel: u8, voice_id: Option<i32>) {
+        self.note_on_with(key, velocity, channel, voice_id, |_| {});
+    }
+
+    /// Starts a note as [`note_on`](Self::note_on) does, `own` first setting its own
+    /// expression: the per-note events a host sends at a note-on's timestamp (CLAP
+    /// poly-mod and note expressions, poly pressure) then shape its strike (contact,
+    /// level, pan and body), not only what comes after it.
+    pub fn note_on_with(
+        &mut self,
+        key: u8,
+        velocity: f32,
+        channel: u8,
+        voice_id: Option<i32>,
+        own: impl FnOnce(&mut Expression),
+    ) {
+        let mut expression = self.new_expression(channel);
+        own(&mut expression);
         let velocity = if velocity.is_nan() {
             0.0
         } else {
@@ -284,7 +301,7 @@ impl Engine {
                 self.report(i);
                 self.voices[i].voice_id = voice_id;
             }
-            self.voices[i].expression = self.new_expression(channel);
+            self.voices[i].expression = expression;
             self.voices[i].jitter = jitter;
             self.voices[i].strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
             self.trace_voice(i);
@@ -338,7 +355,6 @@ impl Engine {
                 best
             }
         };
-        let expression = self.new_expression(channel);
         let v = &mut self.voices[slot];
         v.channel = channel;
         v.voice_id = voice_id;
@@ -534,7 +550,7 @@ impl Engine {
 #[path = "voices_expression.rs"]
 mod voices_expression;
 use voices_expression::addresses;
-pub use voices_expression::{CC_MOD_WHEEL, CC_TIMBRE};
+pub use voices_expression::{CC_MOD_WHEEL, CC_TIMBRE, reaches};
 
 #[cfg(test)]
 #[path = "tests.rs"]

@@ -2,11 +2,12 @@
 //! per-note expression by voice ID or key and channel, MPE channel messages to every
 //! voice on the channel (an MPE zone's master channel's bend, pressure and timbre to
 //! every voice of the zone, see `mpe`), the mod wheel to all. Each voice then applies
-//! its [`Expression`] in `Voice::own`. Allocation-free; every value from a host is made
-//! sane here (NaN → neutral, clamped), so no voice ever sees a bad one.
+//! its [`Expression`] in `Voice::own`, and each addressed voice's body is retuned at the
+//! event's sample. Allocation-free; every value from a host is made sane here or in
+//! `Expression::take` (NaN → neutral, clamped), so no voice ever sees a bad one.
 
 use super::Engine;
-use crate::engine::expression::{ChannelExpression, Expression, MAX_TUNING, PolyTarget, sane};
+use crate::engine::expression::{ChannelExpression, Expression, NoteExpression, sane};
 use crate::engine::mpe::{Zone, ZoneChange};
 use crate::engine::voice::Voice;
 
@@ -14,15 +15,27 @@ use crate::engine::voice::Voice;
 pub const CC_MOD_WHEEL: u8 = 1;
 pub const CC_TIMBRE: u8 = 74;
 
-/// True when the note event (`voice_id`, `key`, `channel`) addresses sounding voice `v`:
-/// by the host's voice ID when both have one, else by key and channel, where `None`
-/// (a CLAP wildcard) matches any.
+/// True when the note event (`voice_id`, `key`, `channel`) addresses sounding voice `v`
+/// (see [`reaches`]).
 pub fn addresses(v: &Voice, voice_id: Option<i32>, key: Option<u8>, channel: Option<u8>) -> bool {
-    let hit = match (voice_id, v.voice_id) {
+    v.is_active() && reaches((v.voice_id, v.key, v.channel), voice_id, key, channel)
+}
+
+/// True when the note event (`voice_id`, `key`, `channel`) addresses the note `(id, key,
+/// channel)`: by the host's voice ID when both have one, else by key and channel, where
+/// `None` (a CLAP wildcard) matches any. One rule for sounding voices and for a note
+/// that a note-on of the same timestamp starts.
+pub fn reaches(
+    note: (Option<i32>, u8, u8),
+    voice_id: Option<i32>,
+    key: Option<u8>,
+    channel: Option<u8>,
+) -> bool {
+    let (id, k0, c0) = note;
+    match (voice_id, id) {
         (Some(ev), Some(on)) => ev == on,
-        _ => key.is_none_or(|k| k == v.key) && channel.is_none_or(|c| c == v.channel),
-    };
-    hit && v.is_active()
+        _ => key.is_none_or(|k| k == k0) && channel.is_none_or(|c| c == c0),
+    }
 }
 
 impl Engine {
@@ -56,12 +69,17 @@ impl Engine {
     }
 
     /// Hands every voice its zone's part anew, after the zones or a master channel's
-    /// expression moved.
+    /// expression moved, and retunes the sounding ones at once (see `each_voice`).
     fn update_zone_parts(&mut self) {
+        let p = self.body_params_now();
         for i in 0..self.voices.len() {
             let mut e = self.voices[i].expression;
             self.zone_part(self.voices[i].channel, &mut e);
-            self.voices[i].expression = e;
+            let v = &mut self.voices[i];
+            v.expression = e;
+            if v.is_active() {
+                v.update_body(&p);
+            }
         }
     }
 
@@ -75,6 +93,19 @@ impl Engine {
         self.voices().find(|v| v.voice_id == Some(id))
     }
 
+    /// Hands `f` the expression of every sounding voice `hit` picks, and retunes their
+    /// bodies at once: an expression event acts at its own sample, not at the next
+    /// control tick (a contact in progress still keeps its body: `Voice::update_body`).
+    fn each_voice(&mut self, hit: impl Fn(&Voice) -> bool, f: impl Fn(&mut Expression)) {
+        let p = self.body_params_now();
+        for v in self.voices.iter_mut() {
+            if v.is_active() && hit(v) {
+                f(&mut v.expression);
+                v.update_body(&p);
+            }
+        }
+    }
+
     fn each_addressed(
         &mut self,
         voice_id: Option<i32>,
@@ -82,22 +113,28 @@ impl Engine {
         channel: Option<u8>,
         f: impl Fn(&mut Expression),
     ) {
-        for v in self.voices.iter_mut() {
-            if addresses(v, voice_id, key, channel) {
-                f(&mut v.expression);
-            }
-        }
+        self.each_voice(|v| addresses(v, voice_id, key, channel), f);
     }
 
     /// CLAP polyphonic modulation: the voice `voice_id`'s normalised offset of the
-    /// parameter with poly-mod id `target` (a [`PolyTarget`]). It replaces the previous
-    /// offset; contact parameters take it from the next contact (latched at onset).
+    /// parameter with poly-mod id `target` (a `PolyTarget`). It replaces the previous
+    /// offset; contact parameters take it from the next contact (latched at onset). It
+    /// reaches only the voice with that ID: a note without one (a VST3 or pad note) is
+    /// not the one a host modulates by ID.
     pub fn poly_modulation(&mut self, voice_id: i32, target: u32, offset: f32) {
-        let Some(t) = PolyTarget::from_id(target) else {
-            return;
-        };
-        let off = sane(offset, -1.0, 1.0, 0.0);
-        self.each_addressed(Some(voice_id), None, None, |e| e.poly[t as usize] = off);
+        let x = NoteExpression::PolyMod { target, offset };
+        self.each_voice(|v| v.voice_id == Some(voice_id), |e| e.take(x));
+    }
+
+    /// A note's own expression event for the voices it addresses (see [`addresses`]).
+    pub fn note_expression(
+        &mut self,
+        voice_id: Option<i32>,
+        key: Option<u8>,
+        channel: Option<u8>,
+        x: NoteExpression,
+    ) {
+        self.each_addressed(voice_id, key, channel, |e| e.take(x));
     }
 
     /// Polyphonic key pressure in `[0, 1]`: damps the addressed note's body.
@@ -108,8 +145,7 @@ impl Engine {
         channel: Option<u8>,
         pressure: f32,
     ) {
-        let p = sane(pressure, 0.0, 1.0, 0.0);
-        self.each_addressed(voice_id, key, channel, |e| e.pressure = p);
+        self.note_expression(voice_id, key, channel, NoteExpression::Pressure(pressure));
     }
 
     /// Per-note tuning, semitones: bends the addressed note's body.
@@ -120,8 +156,7 @@ impl Engine {
         channel: Option<u8>,
         tuning: f32,
     ) {
-        let t = sane(tuning, -MAX_TUNING, MAX_TUNING, 0.0);
-        self.each_addressed(voice_id, key, channel, |e| e.tuning = t);
+        self.note_expression(voice_id, key, channel, NoteExpression::Tuning(tuning));
     }
 
     /// Per-note brightness in `[0, 1]` (CLAP note expression): the note's timbre.
@@ -132,8 +167,8 @@ impl Engine {
         channel: Option<u8>,
         brightness: f32,
     ) {
-        let b = sane(brightness, 0.0, 1.0, 0.5);
-        self.each_addressed(voice_id, key, channel, |e| e.brightness = Some(b));
+        let x = NoteExpression::Brightness(brightness);
+        self.note_expression(voice_id, key, channel, x);
     }
 
     /// Sets `channel`'s expression and hands it to the voices on it.

@@ -263,6 +263,28 @@ pub fn run_with(
     (left, right, all_sent)
 }
 
+/// [`run`]'s output, left then right (`total` samples each), checked finite.
+pub fn render(p: &mut Rebound, block: usize, total: usize, events: &[NoteEvent<()>]) -> Vec<f32> {
+    let (mut l, r, _) = run(p, block, total, events);
+    assert!(l.iter().chain(&r).all(|s| s.is_finite()));
+    l.extend(r);
+    l
+}
+
+/// The first sample (of either channel, `total` per channel) where `a` and `b` differ.
+pub fn first_difference(a: &[f32], b: &[f32], total: usize) -> Option<usize> {
+    let d = |off: usize| {
+        a[off..off + total]
+            .iter()
+            .zip(&b[off..off + total])
+            .position(|(u, v)| u != v)
+    };
+    match (d(0), d(total)) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
 /// Onsets found in a dry, DC-blocked output: the first sample of each pulse.
 pub fn onsets(y: &[f32]) -> Vec<usize> {
     let mut out = Vec::new();
