@@ -1,6 +1,7 @@
 //! Property tests over random parameters in the plugin's ranges: every integrator with
 //! every correction stays finite and detaches; both corrections hold %dev(H) below
-//! 1e-6 %; uncorrected v_out converges to the analytic one as the step halves; the
+//! 1e-6 %; uncorrected v_out converges to the analytic one as the step halves, at each
+//! method's order (Heun and AM1 2, RK4 4, Verlet α + 1 on damped contacts); the
 //! powers carried by series at a general α agree with the exact-power path.
 
 use rebound::model::tau::contact_time;
@@ -145,11 +146,11 @@ fn both_corrections_keep_the_hamiltonian_on_the_curve() {
 }
 
 /// Uncorrected methods with at least 200 samples per contact: v_out within 0.5 %, and
-/// the error falls when the step halves. Prints the observed orders of convergence.
+/// the error falls when the step halves; and each method's observed order of
+/// convergence (see [`observed_order`]) is the one it has on these contacts.
 #[test]
 fn uncorrected_methods_converge() {
     let mut rng = Rng(0x5eed_0003);
-    let mut orders: Vec<Vec<f64>> = vec![Vec::new(); 4];
     let mut cases = 0;
     while cases < 120 {
         let mut c = random_case(&mut rng, 40_000.0);
@@ -162,7 +163,7 @@ fn uncorrected_methods_converge() {
             }
         }
         cases += 1;
-        for (i, method) in Method::ALL.into_iter().enumerate() {
+        for method in Method::ALL {
             let err = |fs: f64| {
                 let r = simulate_impact(
                     c.contact,
@@ -183,24 +184,70 @@ fn uncorrected_methods_converge() {
                     e2 < e1,
                     "{c:?} {method:?}: error {e1:e} -> {e2:e} at half step"
                 );
-                orders[i].push((e1 / e2).log2());
             }
         }
     }
-    for (i, method) in Method::ALL.into_iter().enumerate() {
-        let mut o = orders[i].clone();
-        o.sort_by(f64::total_cmp);
-        if !o.is_empty() {
-            eprintln!(
-                "{:6}: observed order of v_out convergence median {:.2} (min {:.2}, max {:.2}, {} cases)",
-                method.name(),
-                o[o.len() / 2],
-                o[0],
-                o[o.len() - 1],
-                o.len()
-            );
+    let mut bad = Vec::new();
+    for alpha in [1.0, 2.0, 3.0] {
+        for mu_v in [0.5, 2.0] {
+            for method in Method::ALL {
+                let (order, expected) =
+                    (observed_order(method, alpha, mu_v), order_of(method, alpha));
+                eprintln!(
+                    "{:6} α {alpha} μ v_in {mu_v}: observed order of v_out convergence {order:.2} \
+                     (expected {expected})",
+                    method.name()
+                );
+                if (order - expected).abs() > ORDER_TOLERANCE {
+                    bad.push(format!(
+                        "{method:?} α {alpha} μ v_in {mu_v}: {order:.2}, not {expected}"
+                    ));
+                }
+            }
         }
     }
+    assert!(bad.is_empty(), "{bad:#?}");
+}
+
+/// How far an observed order may be from [`order_of`]. At the halving it is read at
+/// (256 to 512 steps per contact) every method but RK4 was within 0.02 of it; RK4 was
+/// within 0.11, its order still coming down from 4.5 at 32 steps where the damping is
+/// strongest (α = 1, μ v_in = 2). A method that lost an order is 1 or more off: Heun
+/// with its corrector weighted 0.55/0.45 read 1, RK4 with its middle stages weighted
+/// 4/0 read 2, both still within the accuracy checks above.
+const ORDER_TOLERANCE: f64 = 0.15;
+
+/// The order at which `method`'s v_out error falls on a damped contact of integer
+/// `α`: 2 for Heun and AM1, 4 for RK4. Velocity Verlet's error has no second-order
+/// term on these contacts: it falls as h^(α+1) (its order 2 at α = 1), at every α and
+/// damping of the grid above.
+fn order_of(method: Method, alpha: f64) -> f64 {
+    match method {
+        Method::Verlet => alpha + 1.0,
+        Method::Heun | Method::Am1 => 2.0,
+        Method::Rk4 => 4.0,
+    }
+}
+
+/// `log2` of the ratio of the v_out errors at 256 and at 512 steps per contact (one
+/// step per sample, so that the step exactly halves), for a contact of shape `alpha`
+/// and damping `μ v_in = mu_v`. Where the method's own error shows: damped (undamped,
+/// the error's leading term cancels between the contact's way in and its way out, and
+/// the order observed is higher), and an integer α (a fractional one makes the force
+/// grow as t^α from the onset, which caps every method at order α + 1: at α = 1.5, RK4
+/// shows 2.5). The order is scale-free: the contact's stiffness, mass and speed only set
+/// its duration, and the rate follows it.
+fn observed_order(method: Method, alpha: f64, mu_v: f64) -> f64 {
+    let v_in = 1.0;
+    let contact = Contact::new(1e7, mu_v / v_in, alpha, 0.01);
+    let tau = contact_time(&contact.impact(v_in));
+    let err = |steps: f64| {
+        let scheme = Scheme::plain(method).per_sample();
+        simulate_impact(contact, scheme, v_in, steps / tau, ClampTarget::Exact)
+            .err_vout_pct
+            .abs()
+    };
+    (err(256.0) / err(512.0)).log2()
 }
 
 /// The powers carried by series at a general α (`PowNear`, and the hybrid's carried

@@ -1,22 +1,30 @@
-//! A single voice never reaches the output clip, whatever the patch: the level
-//! calibration gets most patches to −6 dBFS, and the voice's ceiling (`engine::ceiling`,
-//! 0 dBFS) holds the ones it misses (slow Expert contacts that keep pressing after the
-//! calibration's run, bounce trains that pile up in a long-ringing body).
+//! A voice's ceiling (`engine::ceiling`, 0 dBFS, 6 dB over the calibrated peak) never
+//! engages for a strike the level calibration played, and holds the ones that outgrow
+//! it (slow Expert contacts that keep pressing after the calibration's run, bounce trains
+//! that pile up in a long-ringing body). The ceiling counts its engagements, so these
+//! tests see a miss it hid rather than only the output it leaves under it.
 //!
 //! - A property over every parameter of the sound at its full range (log-uniform where a
 //!   range spans decades, each end drawn one time in eight; every choice), one note of
-//!   any key and velocity, 1 s at 44.1 or 96 kHz: the voice's output is finite and never
-//!   over the ceiling (measured on the voice, as the engine sums it: the output stage's
-//!   DC blocker can then lift a slow swell by a fraction of a dB).
-//! - Pinned: a patch the random search found at the +6 dBFS clip before the ceiling.
+//!   any key, 1 s at 44.1 or 96 kHz: at any velocity the voice's output is finite and
+//!   never over the ceiling (measured on the voice, as the engine sums it); at full
+//!   velocity, the strike the calibration plays, the ceiling never engages within the
+//!   calibration's run, nor after it unless a contact was still in progress when the run
+//!   ended (or the run stopped before the body's ring window: see the known misses).
+//! - Pinned: a contact longer than the calibration's run, which the ceiling is there for:
+//!   it engages, through the engine.
+//! - Known misses, ignored until the calibration covers them (each asserts what should
+//!   hold, so `cargo test -- --ignored` shows them): a body so low that the run stops
+//!   before its ring peaks, and softer strikes louder than the full-velocity one the
+//!   calibration plays (a trapped mass's settling drag, the approximate clamp).
 
 use proptest::prelude::*;
 use rebound::engine::ceiling::CEILING;
-use rebound::engine::level::mix_of;
-use rebound::engine::{Controls, EngineParams, LIMITS};
-use rebound::model::body::BodyType;
+use rebound::engine::level::{MAX_PROBE, mix_of, ring_samples};
+use rebound::engine::{Controls, Engine, EngineParams, LIMITS};
+use rebound::model::body::{BodyType, ModalBody};
 use rebound::model::{ClampTarget, Correction, Method};
-use rebound::voice::Voice;
+use rebound::voice::{Voice, body_settings};
 
 #[path = "support/ranges.rs"]
 mod ranges;
@@ -83,13 +91,28 @@ fn patch() -> impl Strategy<Value = EngineParams> {
     })
 }
 
-/// Peak of one voice's output over 1 s of one note, over the ceiling (1: on it);
-/// panics on a sample that is not finite.
-fn one_voice_peak(p: &EngineParams, fs: f64, key: u8, velocity: f64) -> f64 {
+/// What one voice did over 1 s of one note.
+struct Run {
+    /// Its peak over the ceiling (1: on it).
+    over: f64,
+    /// Samples at which the ceiling engaged, and when it first did, s.
+    engagements: u64,
+    first: Option<f64>,
+    /// How far over 0 dBFS the loudest of them would have gone, dB.
+    overshoot_db: f64,
+    /// A contact (or a bounce train's flight) was still in progress when the
+    /// calibration's longest run ended.
+    outgrew: bool,
+}
+
+/// One note on a voice of its own; panics on a sample that is not finite or a guard
+/// event.
+fn play(p: &EngineParams, fs: f64, key: u8, velocity: f64) -> Run {
     let mut v = Voice::new(fs);
     v.strike(p, key, velocity, 0);
-    let mut peak = 0f64;
-    for _ in 0..fs as usize {
+    let run_end = (MAX_PROBE * fs) as usize;
+    let (mut peak, mut first, mut outgrew) = (0f64, None, false);
+    for i in 0..fs as usize {
         if !v.is_active() {
             break;
         }
@@ -98,35 +121,65 @@ fn one_voice_peak(p: &EngineParams, fs: f64, key: u8, velocity: f64) -> f64 {
         };
         assert!(s.out.is_finite() && s.side.is_finite(), "{p:?}: not finite");
         peak = peak.max(s.out.abs());
+        if first.is_none() && v.ceiling_engagements() > 0 {
+            first = Some(i as f64 / fs);
+        }
+        if i == run_end {
+            outgrew = v.in_contact();
+        }
     }
-    peak / CEILING
+    Run {
+        over: peak / CEILING,
+        engagements: v.ceiling_engagements(),
+        first,
+        overshoot_db: 20.0 * v.ceiling_overshoot().log10(),
+        outgrew,
+    }
+}
+
+/// True when the calibration's run stops before the ring window it asks for (four
+/// periods of the body's lowest mode, below 40 Hz): the known miss
+/// [`a_body_below_the_ring_window_never_engages_the_ceiling`].
+fn ring_window_cut(p: &EngineParams, key: u8, fs: f64) -> bool {
+    let f1 = ModalBody::new(body_settings(p, key), fs).lowest_mode();
+    f1 > 0.0 && ring_samples(f1, fs) >= (MAX_PROBE * fs) as usize
 }
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn one_voice_stays_under_the_ceiling(
+    fn a_calibrated_strike_never_engages_the_ceiling(
         p in patch(),
         key in 0u8..=127,
         velocity in lin_range(0.0, 1.0),
         fast in any::<bool>(),
     ) {
         let fs = if fast { 96_000.0 } else { 44_100.0 };
-        let over = one_voice_peak(&p, fs, key, velocity);
-        prop_assert!(
-            over <= 1.0 + 1e-12,
-            "{:.3} dB over at {fs} Hz, key {key}, velocity {velocity}: {p:?}",
-            20.0 * over.log10()
+        // Any velocity: finite (`play` checks), and held under the ceiling. A softer
+        // strike may engage it: the calibration plays the full-velocity one only (see
+        // the known misses below).
+        let soft = play(&p, fs, key, velocity);
+        prop_assert!(soft.over <= 1.0 + 1e-12, "{:.3}: {p:?}", soft.over);
+        let full = play(&p, fs, key, 1.0);
+        let what = format!(
+            "{} engagements, first at {:?} s, {:.2} dB over 0 dBFS at {fs} Hz, key {key}: {p:?}",
+            full.engagements, full.first, full.overshoot_db
         );
+        prop_assert!(full.over <= 1.0 + 1e-12, "{what}");
+        prop_assert!(full.first.is_none_or(|t| t > MAX_PROBE), "within the run: {what}");
+        if !full.outgrew && !ring_window_cut(&p, key, fs) {
+            prop_assert_eq!(full.engagements, 0, "{}", what);
+        }
     }
 }
 
 /// An Expert contact lasting longer than the calibration's run (soft spring, light
 /// damping, slow strike), one of the 14 in 1000 random patches that a single note took
-/// to the +6 dBFS clip before the ceiling.
+/// to the +6 dBFS clip before the ceiling: the calibration plays its first 0.1 s, the
+/// contact presses harder after it, and the ceiling takes it from there.
 #[test]
-fn a_contact_longer_than_the_calibration_stays_under_the_ceiling() {
+fn a_contact_longer_than_the_calibration_engages_the_ceiling() {
     let p = EngineParams {
         controls: Controls::Expert,
         k: 641.510_421_536_975_4,
@@ -137,6 +190,96 @@ fn a_contact_longer_than_the_calibration_stays_under_the_ceiling() {
         v_min: 0.006_628_081_506_434_773,
         ..Default::default()
     };
-    let over = one_voice_peak(&p, 48_000.0, 60, 1.0);
-    assert!(over <= 1.0 + 1e-12, "{:.2} dB over", 20.0 * over.log10());
+    let fs = 48_000.0;
+    let run = play(&p, fs, 60, 1.0);
+    assert!(run.outgrew);
+    assert!(run.engagements > 0 && run.over <= 1.0 + 1e-12);
+    let first = run.first.expect("engaged");
+    assert!(first > MAX_PROBE, "engaged at {first} s, within the run");
+    eprintln!(
+        "{} engagements from {first:.3} s, {:.2} dB over 0 dBFS",
+        run.engagements, run.overshoot_db
+    );
+    // The engine sums its voices' counts.
+    let mut e = Engine::new(fs);
+    e.set_params(&p);
+    e.note_on(60, 1.0, 0, None);
+    let mut buf = vec![0f32; fs as usize];
+    e.render_mono(&mut buf);
+    assert_eq!(e.ceiling_engagements(), run.engagements);
+    assert!((20.0 * e.ceiling_overshoot().log10() - run.overshoot_db).abs() < 1e-9);
+    assert_eq!(e.guard_events(), 0);
+}
+
+/// Asserts that a strike never engages the ceiling.
+fn assert_untouched(p: &EngineParams, fs: f64, key: u8, velocity: f64) {
+    let run = play(p, fs, key, velocity);
+    assert_eq!(
+        run.engagements,
+        0,
+        "first at {:?} s, {:.2} dB over 0 dBFS ({:.2} dB over the calibrated peak)",
+        run.first,
+        run.overshoot_db,
+        run.overshoot_db + 20.0 * 2f64.log10()
+    );
+}
+
+/// A body tuned so low (Body Freq 20 Hz, Key Track 0.6, key 3: a lowest mode at 2.8 Hz)
+/// that its ring window (four periods) is far longer than the calibration's run: the
+/// run stops at 0.1 s, and its modes peak together at 0.3 s, 1.0 dB over 0 dBFS (7.0
+/// over the calibrated peak), at full velocity. One in 12000 random patches.
+#[test]
+#[ignore = "known calibration miss: the run stops before a sub-audio body peaks"]
+fn a_body_below_the_ring_window_never_engages_the_ceiling() {
+    let p = EngineParams {
+        body_freq: 20.0,
+        key_track: 0.6,
+        t60: 5.5,
+        brightness: 0.0,
+        position: 0.0,
+        ..Default::default()
+    };
+    assert!(ring_window_cut(&p, 3, 48_000.0));
+    assert_untouched(&p, 48_000.0, 3, 1.0);
+}
+
+/// A softer strike of a mass that gravity keeps on the wall (Bouncing, gravity in
+/// contact): too slow to leave, it gets trapped, and the settling drag that then
+/// comes on at once (`model::load`) is a step in the wall force, which a high,
+/// long-ringing body rings with. The calibration's full-velocity strike leaves the
+/// wall, so it never sees it: at velocity 0 this Playable patch peaks 2.1 dB over
+/// 0 dBFS (8.1 over the calibrated peak). Gravity in contact is in 14 of the 15 softer
+/// strikes of 12000 random patches that engaged the ceiling, 8 of them trapped.
+#[test]
+#[ignore = "known calibration miss: a trapped mass's settling drag steps the force"]
+fn a_softer_strike_of_a_trapped_mass_never_engages_the_ceiling() {
+    let p = EngineParams {
+        hardness_ms: 10.0,
+        alpha: 3.0,
+        bouncing: true,
+        gravity_in_contact: true,
+        body_freq: 5000.0,
+        ..Default::default()
+    };
+    assert_untouched(&p, 44_100.0, 60, 1.0);
+    assert_untouched(&p, 44_100.0, 60, 0.0);
+}
+
+/// A softer strike of a soft Expert contact (k 100) with the clamp set to the
+/// approximate outbound speed (eq 7): at half velocity the clamp's correction at
+/// detachment lands in one sample, 0.5 dB over 0 dBFS at 44.1 kHz (6.5 over the
+/// calibrated peak; none at 96 kHz); the full-velocity strike stays under. The 15th
+/// softer strike of the 12000.
+#[test]
+#[ignore = "known calibration miss: a softer strike's clamp correction peaks higher"]
+fn a_softer_strike_with_the_approximate_clamp_never_engages_the_ceiling() {
+    let p = EngineParams {
+        controls: Controls::Expert,
+        k: 100.0,
+        v_max: 10.5,
+        clamp_target: ClampTarget::Approx,
+        ..Default::default()
+    };
+    assert_untouched(&p, 44_100.0, 60, 1.0);
+    assert_untouched(&p, 44_100.0, 60, 0.5);
 }

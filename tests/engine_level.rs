@@ -200,30 +200,48 @@ fn lower_velocity_is_quieter() {
 }
 
 /// A note struck while Mix (or Body) is still gliding to a new value, as when a preset
-/// loads or a knob moves just before the note, never peaks above the target: it is
-/// calibrated for the mix it starts with as well as the one the glide ends on (with
-/// the target's alone, the dry pulse struck just after Mix went up to 1 came out at
-/// −1.2 dBFS). It may be quieter while the glide lasts.
+/// loads or a knob moves just before the note, never peaks above the target: struck at
+/// a mix other than the patch's, it takes the gains without the mix's own step
+/// (`level_table::Entry::glide`), under which any mix of the dry path and the body
+/// peaks at most at the target. It may be quieter while the glide lasts.
+///
+/// Each glide starts from its settled `from` (the engine's mix starts at the default
+/// patch's). Only a glide toward a mix strictly between 0 and 1 has a step of its own to
+/// leave out: with the gains of the patch's mix alone, the strikes below that glide to
+/// 0.5 or 0.7 came out between −4.4 and −3.1 dBFS (the dry pulse, or the body, lifted by
+/// the step that balances it against the other, which it is not yet mixed with); the
+/// glides to 0 or 1 pin that the protection costs those nothing. The window's top is the target peak with 0.1 dB
+/// for the output's DC blocker (a settled strike reads −6.04 dBFS dry, −6.5 mixed).
 #[test]
 fn a_strike_during_a_mix_glide_keeps_its_level() {
+    use BodyType::*;
     let fs = 48_000.0;
-    for (from, to, body) in [
-        (0.7, 1.0, BodyType::Bar),
-        (0.0, 1.0, BodyType::Plate),
-        (1.0, 0.0, BodyType::Bell),
-        (0.7, 0.7, BodyType::None),
+    let top = 20.0 * rebound::engine::level::TARGET_PEAK.log10() + 0.1;
+    for ((body_from, from), (body, to)) in [
+        ((Bar, 0.7), (Bar, 1.0)),
+        ((Plate, 0.0), (Plate, 1.0)),
+        ((Bell, 1.0), (Bell, 0.0)),
+        ((Bar, 0.0), (Bar, 0.7)),
+        ((Bar, 1.0), (Bar, 0.7)),
+        ((Plate, 0.0), (Plate, 0.7)),
+        ((Membrane, 0.0), (Membrane, 0.5)),
+        ((Bell, 0.0), (Bell, 0.5)),
+        ((WoodBlock, 0.0), (WoodBlock, 0.7)),
+        // Body None plays the dry path alone: switching a body in glides the mix up.
+        ((None, 0.7), (Bar, 0.7)),
     ] {
         let mut e = rebound::engine::Engine::new(fs);
         let p = EngineParams {
-            body,
+            body: body_from,
             mix: from,
             ..Default::default()
         };
         e.set_params(&p);
-        let (mut l, mut r) = (vec![0f32; 64], vec![0f32; 64]);
+        let settle = (0.3 * fs) as usize;
+        let (mut l, mut r) = (vec![0f32; settle], vec![0f32; settle]);
         e.render(&mut l, &mut r);
-        e.set_params(&EngineParams { mix: to, ..p });
-        e.note_on(60, 1.0, 0, None);
+        e.set_params(&EngineParams { body, mix: to, ..p });
+        e.note_on(60, 1.0, 0, Option::None);
         let n = (0.3 * fs) as usize;
         let (mut l, mut r) = (vec![0f32; n], vec![0f32; n]);
         e.render(&mut l, &mut r);
@@ -232,11 +250,9 @@ fn a_strike_during_a_mix_glide_keeps_its_level() {
             .zip(&r)
             .fold(0f32, |m, (a, b)| m.max((0.5 * (a + b)).abs())) as f64;
         let db = 20.0 * peak.log10();
-        eprintln!("{body:?}, mix {from} → {to}: {db:.2} dBFS");
-        assert!(
-            (-16.0..=-5.0).contains(&db),
-            "{body:?}, mix {from} → {to}: {db:.2} dBFS"
-        );
+        let case = format!("{body_from:?} {from} → {body:?} {to}");
+        eprintln!("{case}: {db:.2} dBFS");
+        assert!((-12.0..=top).contains(&db), "{case}: {db:.2} dBFS");
     }
 }
 

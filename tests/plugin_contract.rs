@@ -1,8 +1,9 @@
 //! What hosts and the CLAP/VST3 validators check of `process()`: voice-terminated
 //! events in order, inside their block and at the sample the voice ended; every started
 //! voice reported ended; a status that lets an idle instrument sleep; a voice capacity
-//! reported only with a polyphonic-modulation config; no allocation under per-sample
-//! automation of every parameter.
+//! reported only with a polyphonic-modulation config; every voice reported ended
+//! through a burst of more events than the input queue holds; no allocation under
+//! per-sample automation of every parameter.
 
 mod support;
 
@@ -311,21 +312,99 @@ fn voice_capacity_comes_with_a_poly_modulation_config() {
     let _ = activated(44100.0, 64);
 }
 
-/// nice-plug's VST3 wrapper queues one event per automation point when sample-accurate
-/// automation is on, in a vector of `INPUT_EVENT_CAPACITY`: per-sample automation of
-/// every parameter over a 512-sample block must fit, or it allocates.
+/// A block with more events than the wrappers' input queue holds
+/// (`INPUT_EVENT_CAPACITY`), as a host sends when it flushes a sequencer's burst: the
+/// plugin handles every one at its sample, allocates nothing itself, and reports every
+/// voice it started ended, once. What this guards is the other capacity a burst meets:
+/// the engine's fixed list of ended voices, which `process()` empties after each event.
+/// Hundreds of notes on one sample, each ending a fading voice once the slots run out,
+/// end far more voices than that list holds; reported only between rendered stretches,
+/// the rest would be dropped and a host would never hear those voices ended.
+///
+/// Also why sample-accurate automation stays off: with it the VST3 wrapper queues every
+/// automation point as an event, and per-sample automation of every parameter over one
+/// 512-sample block would overflow the queue (an allocation on the audio thread).
 #[test]
-fn per_sample_automation_cannot_fill_the_event_queue() {
+fn a_burst_of_more_events_than_the_queue_holds_ends_every_voice_once() {
+    let capacity = Rebound::INPUT_EVENT_CAPACITY;
     let params = Rebound::default().rebound_params().param_map().len();
-    let queued = if Rebound::SAMPLE_ACCURATE_AUTOMATION {
-        params * 512
-    } else {
-        0
+    assert!(params * 512 > capacity, "{params} parameters");
+    const {
+        assert!(
+            !Rebound::SAMPLE_ACCURATE_AUTOMATION,
+            "per-sample automation of every parameter would overflow the input queue"
+        )
     };
-    assert!(
-        queued <= Rebound::INPUT_EVENT_CAPACITY,
-        "{queued} automation events for a queue of {}",
-        Rebound::INPUT_EVENT_CAPACITY
+
+    let n = 512;
+    let mut p = activated(48000.0, n as u32);
+    set_norm(&p.rebound_params(), "voices", 0.0);
+    let mut rng = Rng(0xB0_0575);
+    let mut burst = Vec::new();
+    let mut started = HashSet::new();
+    // Five bursts on single samples (the last past the block's end, which nice-plug
+    // clamps to it), with expression and chokes among the notes.
+    for (b, at) in [0u32, 1, 200, 511, 515].into_iter().enumerate() {
+        for i in 0..(2 * capacity / 5 + 1) {
+            let id = (b * 10_000 + i) as i32;
+            let key = 40 + rng.below(40) as u8;
+            burst.push(match rng.below(16) {
+                0 => choke(at, key),
+                1 => NoteEvent::MidiPitchBend {
+                    timing: at,
+                    channel: 0,
+                    value: rng.unit(),
+                },
+                2 => NoteEvent::MidiCC {
+                    timing: at,
+                    channel: 0,
+                    cc: 1,
+                    value: rng.unit(),
+                },
+                _ => {
+                    started.insert(id);
+                    note(at, key, rng.unit(), id)
+                }
+            });
+        }
+    }
+    assert!(burst.len() > capacity, "{} events", burst.len());
+    assert!(started.len() > 4 * MAX_VOICES, "{} notes", started.len());
+
+    let mut ctx = TestProcess::new();
+    let before = alloc_violations();
+    let mut ended = HashSet::new();
+    let mut events = burst;
+    for block in 0.. {
+        let b = process(&mut p, &mut ctx, n, &events);
+        events.clear();
+        assert!(b.left.iter().chain(&b.right).all(|s| s.is_finite()));
+        let e = ends(&b.sent);
+        assert!(
+            e.windows(2).all(|w| w[0].0 <= w[1].0) && e.iter().all(|(t, _)| (*t as usize) < n),
+            "block {block}: {e:?}"
+        );
+        for (_, id) in e {
+            let id = id.expect("every note had an ID");
+            assert!(started.contains(&id), "unknown voice {id}");
+            assert!(ended.insert(id), "voice {id} ended twice");
+        }
+        if p.engine().active_voices() == 0 {
+            break;
+        }
+        assert!(block < 2000, "voices never ended");
+    }
+    assert_eq!(
+        alloc_violations() - before,
+        0,
+        "allocations inside process()"
+    );
+    let lost = started.difference(&ended).count();
+    assert_eq!(
+        lost,
+        0,
+        "{lost} of {} voices never reported ended",
+        started.len()
     );
 }
 

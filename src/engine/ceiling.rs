@@ -33,6 +33,11 @@ pub struct Ceiling {
     gain: f64,
     /// Per-sample recovery coefficient toward 1.
     coef: f64,
+    /// Samples it turned down since it was made, and the largest of them over the
+    /// ceiling (1: none): a calibrated strike leaves these at 0 and 1, so tests can
+    /// tell a calibration miss the ceiling hid from a strike that never reached it.
+    engaged: u64,
+    worst: f64,
 }
 
 impl Ceiling {
@@ -41,10 +46,13 @@ impl Ceiling {
         Self {
             gain: 1.0,
             coef: if n > 1.0 { (-1.0 / n).exp() } else { 0.0 },
+            engaged: 0,
+            worst: 1.0,
         }
     }
 
-    /// Back to unity: a voice that starts afresh (its body silent).
+    /// Back to unity: a voice that starts afresh (its body silent). The engagement
+    /// count and the worst overshoot stay: they are the ceiling's lifetime record.
     pub fn reset(&mut self) {
         self.gain = 1.0;
     }
@@ -52,6 +60,17 @@ impl Ceiling {
     /// The gain now (1: untouched).
     pub fn gain(&self) -> f64 {
         self.gain
+    }
+
+    /// Samples at which the ceiling turned the gain down, since it was made.
+    pub fn engagements(&self) -> u64 {
+        self.engaged
+    }
+
+    /// The loudest sample it turned down, over the ceiling (1: none): how far over
+    /// 0 dBFS the voice would have gone without it.
+    pub fn worst_overshoot(&self) -> f64 {
+        self.worst
     }
 
     /// The gain for a sample whose mono output is `y`: recovers, then drops to what
@@ -65,6 +84,8 @@ impl Ceiling {
         let a = y.abs();
         if a * self.gain > CEILING && a.is_finite() {
             self.gain = CEILING / a;
+            self.engaged += 1;
+            self.worst = self.worst.max(a / CEILING);
         }
         self.gain
     }
@@ -81,6 +102,7 @@ mod tests {
             let y = 0.999 * CEILING * (i as f64 * 0.01).sin();
             assert_eq!(c.next(y), 1.0);
         }
+        assert_eq!((c.engagements(), c.worst_overshoot()), (0, 1.0));
     }
 
     #[test]
@@ -94,6 +116,10 @@ mod tests {
             assert!((g * y).abs() <= CEILING * (1.0 + 1e-12), "{i}: {}", g * y);
         }
         assert!(c.gain() < 0.2, "{}", c.gain());
+        // Engaged on the rising peaks, the loudest 8x over.
+        let (n, worst) = (c.engagements(), c.worst_overshoot());
+        assert!(n > 0 && n < 4800, "{n}");
+        assert!(worst > 7.5 && worst <= 8.0, "{worst}");
         // Silence: back within 1 % of unity after 5 time constants.
         for _ in 0..(5.0 * RECOVERY * fs) as usize {
             c.next(0.0);
@@ -101,6 +127,7 @@ mod tests {
         assert!(c.gain() > 0.99, "{}", c.gain());
         c.reset();
         assert_eq!(c.gain(), 1.0);
+        assert_eq!(c.engagements(), n, "a reset keeps the record");
         // Not a number: the gain stays as it is.
         assert_eq!(c.next(f64::NAN), 1.0);
         assert_eq!(c.next(f64::INFINITY), 1.0);

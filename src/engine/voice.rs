@@ -199,6 +199,17 @@ impl Voice {
         self.calibrations
     }
 
+    /// Samples at which this voice's ceiling turned it down since it was made (0 for
+    /// every strike the calibration got right), for tests and diagnostics.
+    pub fn ceiling_engagements(&self) -> u64 {
+        self.ceiling.engagements()
+    }
+
+    /// How far over the ceiling its loudest turned-down sample was (1: none).
+    pub fn ceiling_overshoot(&self) -> f64 {
+        self.ceiling.worst_overshoot()
+    }
+
     pub fn sample_rate(&self) -> f64 {
         self.fs
     }

@@ -232,6 +232,21 @@ impl Engine {
         self.guard_events
     }
 
+    /// Samples at which a voice's ceiling engaged, over all voices since the rate was
+    /// last set (0 while every strike is as calibrated), for tests and diagnostics.
+    pub fn ceiling_engagements(&self) -> u64 {
+        self.voices.iter().map(Voice::ceiling_engagements).sum()
+    }
+
+    /// How far over the ceiling the loudest turned-down sample of any voice was (1:
+    /// none), since the rate was last set.
+    pub fn ceiling_overshoot(&self) -> f64 {
+        self.voices
+            .iter()
+            .map(Voice::ceiling_overshoot)
+            .fold(1.0, f64::max)
+    }
+
     /// Level-table entries made on demand so far (see `levels`).
     pub fn calibrations(&self) -> u64 {
         self.levels.calibrations()
