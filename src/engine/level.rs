@@ -16,7 +16,10 @@ use crate::model::body::BodyType;
 /// Peak of a full-velocity strike: −6 dBFS.
 pub const TARGET_PEAK: f64 = 0.5;
 /// Longest calibration run, s: a contact longer than this is calibrated on its start.
-pub const MAX_PROBE: f64 = 0.1;
+/// The run is played off the audio thread (see `levels`), so it can be long enough for
+/// a sub-audio body's four periods down to 4 Hz (a 20 Hz body tracked down the
+/// keyboard peaks 0.3 s after its strike).
+pub const MAX_PROBE: f64 = 1.0;
 /// After the contact, the body rings this many periods of its lowest mode (at least
 /// [`MIN_RING`] s) before the peak is taken: long enough for the beating of its first
 /// modes to come round (the bell preset peaks at 38 ms: 2.2 dB over a 20 ms run).
