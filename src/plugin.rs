@@ -70,6 +70,12 @@ impl Rebound {
     pub fn engine(&self) -> &Engine {
         &self.engine
     }
+    /// True when the level tables are made for the patch and rate now (see
+    /// `engine::levels`), for tests and tools that wait for a real-time plugin's worker.
+    pub fn levels_ready(&mut self) -> bool {
+        self.engine.levels_ready()
+    }
+
     /// The parameters (also reachable through `Plugin::params`).
     pub fn rebound_params(&self) -> Arc<ReboundParams> {
         self.params.clone()

@@ -73,18 +73,29 @@ impl ProcessContext<Rebound> for TestProcess {
     fn set_current_voice_capacity(&self, _capacity: u32) {}
 }
 
-/// A plugin activated at `fs` for blocks of up to `block` samples.
+/// A plugin activated at `fs` for blocks of up to `block` samples, rendering offline
+/// (a host's bounce: level tables made before the notes that need them).
 pub fn activated(fs: f32, block: u32) -> Rebound {
+    activated_in(fs, block, ProcessMode::Offline)
+}
+
+/// A plugin activated at `fs` for blocks of up to `block` samples in `mode`.
+pub fn activated_in(fs: f32, block: u32, mode: ProcessMode) -> Rebound {
     let mut p = Rebound::default();
+    activate(&mut p, fs, block, mode);
+    p
+}
+
+/// (Re)activates `p`, as a host does when the rate, the block size or the mode change.
+pub fn activate(p: &mut Rebound, fs: f32, block: u32, mode: ProcessMode) {
     let cfg = BufferConfig {
         sample_rate: fs,
         min_buffer_size: None,
         max_buffer_size: block,
-        process_mode: ProcessMode::Offline,
+        process_mode: mode,
     };
     assert!(p.activate(&Rebound::AUDIO_IO_LAYOUTS[0], &cfg, &mut TestActivate));
     p.reset();
-    p
 }
 
 /// Sets a parameter by ID to a normalised value, as a host's automation does.

@@ -1,0 +1,85 @@
+//! The plugin in real time: a background worker makes the level tables, the audio
+//! thread reads them and plays no strike ahead; offline (a host's bounce) no worker
+//! runs and each entry is made before the note that needs it. Both play the same notes
+//! the same, bit for bit, once the worker is done.
+
+mod support;
+
+use nice_plug::prelude::{Plugin, ProcessMode};
+use std::time::{Duration, Instant};
+use support::*;
+
+const FS: f32 = 48_000.0;
+const BLOCK: usize = 256;
+
+fn wait_ready(p: &mut rebound::plugin::Rebound) {
+    let start = Instant::now();
+    while !p.levels_ready() {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the level worker did not finish"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// A non-default patch, set as a host's automation sets it.
+fn patch(p: &rebound::plugin::Rebound) {
+    let params = p.rebound_params();
+    set_norm(&params, "hard", 0.8);
+    set_plain(&params, "pos", 0.6);
+    set_plain(&params, "human", 0.4);
+}
+
+#[test]
+fn real_time_plays_what_offline_plays_once_its_tables_are_made() {
+    let notes = [
+        note_on(100, 48, 1.0),
+        note_on(5000, 60, 0.7),
+        note_on(9000, 73, 0.4),
+    ];
+    let total = 24_000;
+    let mut offline = activated_in(FS, BLOCK as u32, ProcessMode::Offline);
+    assert!(!offline.engine().has_level_worker());
+    patch(&offline);
+    // The same first block as the real-time plugin's below (the glides start alike).
+    render(&mut offline, BLOCK, BLOCK, &[]);
+    offline.reset();
+    let a = render(&mut offline, BLOCK, total, &notes);
+
+    let mut realtime = activated_in(FS, BLOCK as u32, ProcessMode::Realtime);
+    assert!(realtime.engine().has_level_worker());
+    patch(&realtime);
+    // The patch reaches the engine (and its worker) with the first block.
+    render(&mut realtime, BLOCK, BLOCK, &[]);
+    wait_ready(&mut realtime);
+    realtime.reset();
+    let before = alloc_violations();
+    let b = render(&mut realtime, BLOCK, total, &notes);
+    assert_eq!(alloc_violations(), before, "process() allocated");
+    assert!(a.iter().any(|x| x.abs() > 0.01), "silent");
+    assert_eq!(first_difference(&a, &b, total), None);
+}
+
+/// Right after a patch change a real-time note plays at once, from the previous
+/// table (no allocation, no strike played ahead, finite and under 0 dBFS); a host's
+/// switch to offline rendering stops the worker, and back to real time starts one.
+#[test]
+fn a_note_right_after_a_patch_change_plays_from_the_previous_table() {
+    let mut p = activated_in(FS, BLOCK as u32, ProcessMode::Realtime);
+    render(&mut p, BLOCK, BLOCK, &[]);
+    wait_ready(&mut p);
+    patch(&p);
+    let before = alloc_violations();
+    let y = render(&mut p, BLOCK, 12_000, &[note_on(0, 60, 1.0)]);
+    assert_eq!(alloc_violations(), before, "process() allocated");
+    let peak = y.iter().fold(0f32, |m, s| m.max(s.abs()));
+    assert!(peak > 0.01 && peak <= 1.0, "peak {peak}");
+    assert_eq!(p.engine().calibrations(), 0, "a note-on made a table entry");
+    activate(&mut p, FS, BLOCK as u32, ProcessMode::Offline);
+    assert!(!p.engine().has_level_worker());
+    activate(&mut p, 96_000.0, BLOCK as u32, ProcessMode::Realtime);
+    assert!(p.engine().has_level_worker());
+    render(&mut p, BLOCK, BLOCK, &[]);
+    wait_ready(&mut p);
+}
