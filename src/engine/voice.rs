@@ -79,6 +79,16 @@ impl Norm {
     }
 }
 
+/// What a strike's set-up solves that other voices' strikes of the same patch reuse:
+/// eq (9)'s unit time (a quadrature, per Bounciness and Shape) and the contact's
+/// normalisation (a root search for the peak force). The engine hands the last strike's
+/// to the next, so a chord on a new patch solves them once, not once per voice.
+#[derive(Clone, Copy, Debug)]
+pub struct StrikeSetup {
+    unit: UnitTime,
+    norm: Norm,
+}
+
 /// What one voice did at one sample.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct VoiceSample {
@@ -276,6 +286,23 @@ impl Voice {
         let gain = levels.gains(key, &own, p, mix);
         self.start(p, key, velocity, now);
         self.gain = gain;
+    }
+
+    /// This voice's strike set-up, for the next strike on any voice.
+    pub fn setup(&self) -> StrikeSetup {
+        StrikeSetup {
+            unit: self.unit,
+            norm: self.norm,
+        }
+    }
+
+    /// Takes another voice's strike set-up before a strike (each part is used only when
+    /// it was made for what this strike asks, see `latch`).
+    pub fn take_setup(&mut self, s: &StrikeSetup) {
+        self.unit = s.unit;
+        if s.norm.fs == self.fs {
+            self.norm = s.norm;
+        }
     }
 
     /// Starts the strike itself (see [`strike`](Self::strike)), at the current gain.

@@ -10,7 +10,7 @@ use super::output::OutputStage;
 use super::params::{EngineParams, MAX_VOICES, NoteOff};
 use super::smoothing::{SMOOTHING_TIME, Smoothed};
 use super::trace::{ContactTrace, Tracer};
-use super::voice::{Voice, VoiceSample};
+use super::voice::{StrikeSetup, Voice, VoiceSample};
 
 /// Extra slots so stolen voices can finish their fade while their successors sound.
 const FADE_SLOTS: usize = 8;
@@ -76,12 +76,15 @@ pub struct Engine {
     zone_bend: [f64; 2],
     /// The calibrated gains of a strike, by key (see `levels`).
     levels: Levels,
+    /// The last strike's set-up, for the next (see `StrikeSetup`).
+    setup: StrikeSetup,
 }
 
 impl Engine {
     pub fn new(fs: f64) -> Self {
         let params = EngineParams::default();
         let voices = Box::new([Voice::new(fs); SLOTS]);
+        let setup = voices[0].setup();
         let mut e = Self {
             fs,
             params,
@@ -110,6 +113,7 @@ impl Engine {
             zones: Zones::default(),
             zone_bend: [0.0; 2],
             levels: Levels::on_demand(fs),
+            setup,
         };
         e.set_sample_rate(fs);
         e
@@ -318,7 +322,9 @@ impl Engine {
             }
             self.voices[i].expression = expression;
             self.voices[i].jitter = jitter;
+            self.voices[i].take_setup(&self.setup);
             self.voices[i].strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
+            self.setup = self.voices[i].setup();
             self.trace_voice(i);
             return;
         }
@@ -375,7 +381,9 @@ impl Engine {
         v.voice_id = voice_id;
         v.expression = expression;
         v.jitter = jitter;
+        v.take_setup(&self.setup);
         v.strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
+        self.setup = v.setup();
         self.trace_voice(slot);
     }
 
