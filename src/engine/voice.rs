@@ -53,16 +53,44 @@ struct Norm {
     /// Per-sample body input per unit normalised force: `F_peak / (m Δv fs)`, so that a
     /// full-velocity impulse `∫F dt = m (v_in − v_out)` puts a unit kick into the body.
     body_drive: f64,
+    /// The analytic impact's peak force and `Δv = v_max − v_out`.
+    f_peak: f64,
+    dv: f64,
 }
 
 impl Norm {
     fn new(contact: Contact, v_max: f64, fs: f64) -> Self {
         let an = contact.impact(v_max);
-        let dv = v_max - an.v_out();
+        Self::of(contact, v_max, fs, an.peak_force(), v_max - an.v_out())
+    }
+
+    /// The normalisation for `contact` at `v_max`, from this one where only the
+    /// stiffness differs (a humanized hit, a Hardness poly-mod): eq (1) made
+    /// dimensionless with `x = L X`, `L = (m v²/k)^{1/(α+1)}`, leaves
+    /// `X'' = −X^α (1 + μv X')`, so `v_out` does not move and the peak force goes as
+    /// `m v²/L ∝ k^{1/(α+1)}`. Otherwise (or when this one is not a number) solved anew.
+    fn relatch(&self, contact: Contact, v_max: f64, fs: f64) -> Self {
+        let c = &self.contact;
+        let same_but_k = self.fs == fs
+            && self.v_max == v_max
+            && c.alpha == contact.alpha
+            && c.mu == contact.mu
+            && c.mass == contact.mass
+            && c.k > 0.0;
+        let scale = (contact.k / c.k).powf(1.0 / (contact.alpha + 1.0));
+        let f_peak = self.f_peak * scale;
+        if same_but_k && f_peak.is_finite() && f_peak > 0.0 {
+            Self::of(contact, v_max, fs, f_peak, self.dv)
+        } else {
+            Self::new(contact, v_max, fs)
+        }
+    }
+
+    fn of(contact: Contact, v_max: f64, fs: f64, f_peak: f64, dv: f64) -> Self {
         // A contact shorter than a sample cannot show its peak in the output: the most
         // a sample can hold is the whole impulse, m Δv fs. Normalising by the smaller
         // keeps the full-velocity level at −6 dBFS for every stiffness.
-        let peak = an.peak_force().min(contact.mass * dv * fs);
+        let peak = f_peak.min(contact.mass * dv * fs);
         let ok = peak.is_finite() && peak > 0.0 && dv.is_finite() && dv > 0.0;
         let (inv_peak, body_drive) = if ok {
             (1.0 / peak, peak / (contact.mass * dv * fs))
@@ -75,6 +103,8 @@ impl Norm {
             fs,
             inv_peak,
             body_drive,
+            f_peak,
+            dv,
         }
     }
 }
@@ -178,6 +208,8 @@ impl Voice {
                 fs,
                 inv_peak: 0.0,
                 body_drive: 0.0,
+                f_peak: 0.0,
+                dv: 0.0,
             },
             unit,
             gain: level::Gains::UNIT,
@@ -389,7 +421,7 @@ impl Voice {
 
     fn latch(&mut self, contact: Contact, v_max: f64) {
         if self.norm.contact != contact || self.norm.v_max != v_max || self.norm.fs != self.fs {
-            self.norm = Norm::new(contact, v_max, self.fs);
+            self.norm = self.norm.relatch(contact, v_max, self.fs);
         }
     }
 
@@ -531,7 +563,7 @@ impl Voice {
                 let latch = latch_cached(p, unit);
                 let c = latch.contact_at(v_max);
                 if norm.contact != c || norm.v_max != v_max {
-                    *norm = Norm::new(c, v_max, fs);
+                    *norm = norm.relatch(c, v_max, fs);
                 }
                 latch
             });
