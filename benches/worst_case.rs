@@ -93,7 +93,10 @@ fn patches() -> Vec<(String, EngineParams)> {
 fn main() {
     // `cargo bench --bench worst_case -- SECTION…` runs the named sections only
     // (chord, storm, note-on); without one, all three.
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     let wants = |name: &str| args.is_empty() || args.iter().any(|a| a == name);
     if wants("chord") {
         chord();

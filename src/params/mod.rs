@@ -328,6 +328,20 @@ fn pow10(p: &FloatParam) -> f64 {
     10f64.powf(p.value() as f64)
 }
 
+/// A parameter's plain value as the engine hears it: to six significant digits. A host
+/// that restores a session through the parameters' normalised values (Ardour applies
+/// each one again) lands one f32 step off what was saved (Body pitch 440 comes back as
+/// 439.99997, Gravity 9.81 as 9.810002); at six digits both are the same value, so a
+/// reopened session plays what was saved. One part in a million is far below hearing.
+fn heard(v: f64) -> f64 {
+    if v == 0.0 || !v.is_finite() {
+        return v;
+    }
+    let scale = 10f64.powi(5 - v.abs().log10().floor() as i32);
+    let r = (v * scale).round() / scale;
+    if r.is_finite() { r } else { v }
+}
+
 /// Clamps every restored value to its parameter's range (NaN → default, a bad enum
 /// index → nearest variant) before the framework applies it: nice-plug stores plain
 /// values unchecked, and an extreme integer overflows its normalisation.
@@ -363,41 +377,65 @@ impl ReboundParams {
     /// else is clamped to [`LIMITS`], whatever a host or a state set.
     pub fn engine_params(&self) -> EngineParams {
         EngineParams {
-            v_min: pow10(&self.v_min),
-            v_max: pow10(&self.v_max),
-            velocity_curve: self.velocity_curve.value() as f64,
-            mass: pow10(&self.mass),
-            k: pow10(&self.stiffness),
-            alpha: self.alpha.value() as f64,
-            mu: pow10(&self.damping),
+            v_min: heard(pow10(&self.v_min)),
+            v_max: heard(pow10(&self.v_max)),
+            velocity_curve: heard(self.velocity_curve.value() as f64),
+            mass: heard(pow10(&self.mass)),
+            k: heard(pow10(&self.stiffness)),
+            alpha: heard(self.alpha.value() as f64),
+            mu: heard(pow10(&self.damping)),
             from_restitution: self.damping_mode.value() == DampingChoice::Restitution,
-            restitution: self.restitution.value() as f64,
+            restitution: heard(self.restitution.value() as f64),
             method: self.integrator.value().into(),
             correction: self.correction.value().into(),
             clamp_target: self.clamp_target.value().into(),
             bouncing: self.bouncing.value(),
             gravity_in_contact: self.gravity_in_contact.value(),
-            gravity: self.gravity.value() as f64,
+            gravity: heard(self.gravity.value() as f64),
             body: self.body.value().into(),
-            body_freq: self.body_freq.value() as f64,
-            key_track: self.key_track.value() as f64,
-            t60: self.t60.value() as f64,
-            brightness: self.brightness.value() as f64,
-            position: self.position.value() as f64,
-            mix: self.mix.value() as f64,
-            gain_db: self.gain.value() as f64,
+            body_freq: heard(self.body_freq.value() as f64),
+            key_track: heard(self.key_track.value() as f64),
+            t60: heard(self.t60.value() as f64),
+            brightness: heard(self.brightness.value() as f64),
+            position: heard(self.position.value() as f64),
+            mix: heard(self.mix.value() as f64),
+            gain_db: heard(self.gain.value() as f64),
             voices: self.voices.value().clamp(1, MAX_VOICES as i32) as usize,
             note_off: self.note_off.value().into(),
-            release: self.release.value() as f64,
+            release: heard(self.release.value() as f64),
             controls: self.controls.value().into(),
-            hardness_ms: pow10(&self.hardness),
-            width: self.width.value() as f64,
-            humanize: self.humanize.value() as f64,
-            seed: self.seed.value() as f64,
+            hardness_ms: heard(pow10(&self.hardness)),
+            width: heard(self.width.value() as f64),
+            humanize: heard(self.humanize.value() as f64),
+            seed: heard(self.seed.value() as f64),
             mod_wheel: self.mod_wheel.value().into(),
-            mod_depth: self.mod_depth.value() as f64,
-            bend_range: self.bend_range.value() as f64,
+            mod_depth: heard(self.mod_depth.value() as f64),
+            bend_range: heard(self.bend_range.value() as f64),
         }
         .within_limits()
+    }
+}
+
+#[cfg(test)]
+mod heard_tests {
+    use super::heard;
+
+    /// What Ardour's reopen gave back (one f32 step off) is heard as what was saved.
+    #[test]
+    fn one_f32_step_off_is_the_same_value() {
+        for (saved, restored) in [
+            (440.0f32, 439.999_97f32),
+            (9.81, 9.810_002),
+            (0.08, 0.080_000_006),
+            (1.0, 1.000_000_1),
+            (0.6, 0.599_999_96),
+        ] {
+            assert_ne!(saved, restored);
+            assert_eq!(heard(saved as f64), heard(restored as f64), "{saved}");
+        }
+        assert_eq!(heard(0.0), 0.0);
+        assert!(heard(f64::NAN).is_nan());
+        assert_eq!(heard(-12.5), -12.5);
+        assert_eq!(heard(1e12), 1e12);
     }
 }
