@@ -72,10 +72,12 @@ end
 
 -- Bounces the track through Rebound (the plugin's own output, before fader and panner)
 -- to OUT/NAME.c.wav, one 32-bit float WAV per channel c. Not Session:simple_export():
--- in Ardour 7.3 its run_export() returns as soon as the export status stops running and
--- finalizes the export on this thread while the process thread still tears the export
--- graph down, which corrupts the heap in about one run of three (with any plugin, or
--- none). A bounce runs the track on this thread, under the process lock.
+-- in Ardour 7.3 it aborts on a corrupt heap in about one run of three, with any plugin
+-- or none (in ExportGraphBuilder::reset on the process thread, or freeing the exporter's
+-- channels on this one; valgrind, which serializes threads, finds nothing: a race, it
+-- seems, between run_export()'s 10 ms poll finishing the export here and the process
+-- thread still tearing it down). A bounce runs the track on this thread, under the
+-- process lock.
 local function bounce(track, proc, name)
   local t0 = ARDOUR.LuaAPI.monotonic_time()
   local r = track:bounce_range(0, SECONDS * RATE, ARDOUR.InterThreadInfo(), proc, true, name)
