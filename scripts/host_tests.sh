@@ -5,6 +5,8 @@
 # the editor is opened under Xvfb + openbox + xsettingsd and
 # screenshotted to assets/editor.png, after a bouncing, gravity-in-contact note has
 # come to rest (so the screenshot shows the load-aware plots and readouts).
+# Last, a session with the VST3 is saved, closed and reopened in Ardour 7 and must
+# render as before, bit for bit (tests/host_ardour.sh: installs Ardour from Debian).
 #   scripts/host_tests.sh            # everything
 #   SKIP_BUILD=1 scripts/host_tests.sh
 # Honours CARGO_TARGET_DIR (default ./target).
@@ -82,3 +84,6 @@ if not os.path.exists(out):
     sys.exit("no screenshot")
 PY
 echo "screenshot: assets/editor.png"
+
+echo "== Ardour: a session saved, closed and reopened renders as before"
+tests/host_ardour.sh
