@@ -6,21 +6,13 @@
 mod support;
 
 use nice_plug::prelude::{Plugin, ProcessMode};
-use std::time::{Duration, Instant};
 use support::*;
 
 const FS: f32 = 48_000.0;
 const BLOCK: usize = 256;
 
 fn wait_ready(p: &mut rebound::plugin::Rebound) {
-    let start = Instant::now();
-    while !p.levels_ready() {
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "the level worker did not finish"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until(|| p.levels_ready(), "the level worker");
 }
 
 /// A non-default patch, set as a host's automation sets it.

@@ -177,6 +177,19 @@ pub fn alloc_violations() -> usize {
     }
 }
 
+/// Waits (on the test's thread) until `ready`, at most two minutes: for a background
+/// worker, such as the one that makes the level tables in real time.
+pub fn wait_until(mut ready: impl FnMut() -> bool, what: &str) {
+    let start = std::time::Instant::now();
+    while !ready() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(120),
+            "{what} did not finish"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
 /// A small seeded generator (xorshift64*), so every failure replays.
 pub struct Rng(pub u64);
 
