@@ -8,8 +8,9 @@
 //! core does not count as the patch's cost); the table gives the median and the worst
 //! patch, and the worst patch's parameters. Criterion then times the whole set once
 //! per computation (its mean is per call, averaged over the 1000 patches). The lines
-//! marked "before" time the former methods (`tests/support/onset_ref.rs`) in the same
-//! run, so that the ratios compare like with like.
+//! marked "before" time the former methods (`tests/support/onset_ref.rs`, and eq (9)
+//! on the refining rule `tau::contact_time`) in the same run, so that the ratios
+//! compare like with like.
 //!
 //! `cargo bench --bench onset` (`-- --table` prints the table only).
 
@@ -17,6 +18,7 @@ use criterion::Criterion;
 use rebound::model::bounce::Latch;
 use rebound::model::{
     ClampTarget, Contact, Correction, Impact, Method, Scheme, hardness, load, prop1, restitution,
+    tau,
 };
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -122,6 +124,11 @@ fn computations() -> Vec<Computation> {
         }),
         ("restitution::mu_v_in_for", |p| {
             restitution::mu_v_in_for(p.e)
+        }),
+        // Before: eq (9) on the refining tanh-sinh rule (what `unit_time` called).
+        ("unit_time before (refining)", |p| {
+            let z = restitution::mu_v_in_for(p.e);
+            tau::contact_time(&Contact::new(1.0, z, p.alpha, 1.0).impact(1.0))
         }),
         ("hardness::unit_time (eq 9)", |p| {
             hardness::unit_time(restitution::mu_v_in_for(p.e), p.alpha)
