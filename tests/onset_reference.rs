@@ -124,10 +124,12 @@ fn the_load_aware_exit_agrees_with_the_former_solver() {
             if d > worst {
                 (worst, at) = (d, p);
             }
-            // The contact time too (the guard's bound follows it).
+            // The contact time too. It only sizes the runaway guard (four times it),
+            // and a heavily damped creep's accumulates its steps' errors in the
+            // damping phase: up to a few 1e-6.
             if !new.sticks {
                 assert!(
-                    (new.tau / old.tau - 1.0).abs() < 1e-6,
+                    (new.tau / old.tau - 1.0).abs() < 1e-5,
                     "{p:?}: τ {} vs {}",
                     new.tau,
                     old.tau
@@ -170,4 +172,44 @@ fn proposition_1_agrees_with_the_289_node_rule() {
         worst = worst.max(d);
     }
     println!("largest |Δe| {worst:.2e}");
+}
+
+/// Found while bounding the onset: a deep harmonic well (α = 1, `g̃` = 105) whose exit
+/// a long DOP853 step went out through and back in (the mass was then taken to stick),
+/// a moderately deep one where a step's error estimate let 2e-7 through at the first
+/// tolerance tried, and heavily damped creeps (the exponential integrator's range),
+/// sticking or not, against the reference integration.
+#[test]
+fn cases_found_while_bounding_the_onset() {
+    for (alpha, gamma, g_tilde) in [
+        (1.0, 5.0e-8, 104.86207667768733),
+        (1.625670951683373, 9.730381512557469e-6, 6.586245961546593),
+        (1.0, 250.0, 1e-4),
+        (1.5, 250.0, 1e-6),
+        (3.0, 100.0, 1e-4),
+        (2.2, 30.0, 1e-3),
+    ] {
+        let x = load::scaled_exit(alpha, gamma, g_tilde);
+        assert!(x.resolved, "({alpha}, {gamma}, {g_tilde}): {x:?}");
+        match load_ref::reference_restitution(alpha, gamma, g_tilde) {
+            Some(e) => {
+                assert!(
+                    !x.sticks,
+                    "({alpha}, {gamma}, {g_tilde}): reference e = {e}"
+                );
+                assert!(
+                    (x.e - e).abs() < 1e-7,
+                    "({alpha}, {gamma}, {g_tilde}): {} vs {e}",
+                    x.e
+                );
+            }
+            None => assert!(x.sticks, "({alpha}, {gamma}, {g_tilde}): reference sticks"),
+        }
+        // The creeps take a few dozen steps where the 5(4) pair took hundreds.
+        assert!(
+            x.steps <= 100,
+            "({alpha}, {gamma}, {g_tilde}): {} steps",
+            x.steps
+        );
+    }
 }

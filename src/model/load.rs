@@ -16,9 +16,19 @@
 //! locates the return to `u = 0` by Newton on the step length. At the tolerance the
 //! exit needs it takes a third to a fifth of the steps the 5(4) pair took (33–40 on the
 //! notes' three cases instead of 115–219) at under twice the work a step, and its work
-//! is bounded by [`MAX_STEPS`]. The scaled energy `E = ½ u'² + u^{β}/β − g̃ u` only decreases
-//! (`E' = −γ β u^α u'²`), and `E(0) = ½ u'²` at the wall: once `E < 0` the mass can
-//! never leave, which ends the integration of a sticking contact early.
+//! is bounded by [`MAX_STEPS`]. The scaled energy `E = ½ u'² + u^{β}/β − g̃ u` only
+//! decreases (`E' = −γ β u^α u'²`), and `E(0) = ½ u'²` at the wall: once `E < 0` the
+//! mass can never leave, which ends the integration of a sticking contact early.
+//!
+//! A heavily damped contact (`μ v_in = (α + 1) γ` in the tens and hundreds) stops within
+//! a short depth and creeps back out on a slow manifold, the damping balancing the
+//! spring and the load, which its velocity relaxes onto at the rate `μ v_in u^α`: stiff
+//! for any explicit method, whose steps that rate bounds (190 DOP853 steps at
+//! `μ v_in = 500`). There the creep is handed to an exponential integrator in the
+//! damping phase `φ` (`dφ = μ v_in u^α dt`), where that relaxation is linear with unit
+//! rate and is taken exactly ([`Scaled::creep`]); DOP853 takes the contact back near
+//! the wall, where the exit is. A creep of 200 to 500 in `μ v_in` then takes 45–80
+//! steps' work instead of 120–260.
 
 use super::series::pow_alpha;
 
@@ -70,19 +80,18 @@ pub fn x_rest(k: f64, alpha: f64, mass: f64, g: f64) -> f64 {
     (mass * g / k).powf(1.0 / alpha)
 }
 
-/// Most accepted and rejected steps of one [`exit`]: over the full ranges a contact
-/// takes 10–60 (31 at the median), a heavily damped one (`μ v_in` in the tens and
-/// hundreds, whose slow creep out is stiff for an explicit method) up to about 200.
-/// Past this the exit is eq (6)'s (see [`exit`]).
-pub const MAX_STEPS: u32 = 600;
+/// Most accepted and rejected steps of one [`exit`], a creep's steps included (each
+/// about the work of one): over the full ranges a contact takes 10–80 (33 at the
+/// median). Past this the exit is eq (6)'s (see [`exit`]).
+pub const MAX_STEPS: u32 = 400;
 /// Step control tolerance on the scaled state (of order 1): the restitution comes out
-/// within about 8e-8 of the reference integration at 1e-13 over the full ranges
+/// within about 4e-8 of the reference integration at 1e-13 over the full ranges
 /// (`tests/core_seeds.rs` asks 1e-6), as the former Dormand–Prince 5(4) at 1e-10 did
-/// (3e-8), and within 5e-8 of that solver (`tests/onset_reference.rs`). A heavily damped
-/// contact leaves at about `1/(μ v_in)` of `v_in` (eq 6 for large `μ v_in`): its
-/// tolerance is widened in proportion from `μ v_in = 10` on ([`Scaled::tolerance`]),
-/// which keeps its error near 1e-10 and halves its steps.
-const TOL: f64 = 1e-10;
+/// (3e-8), and within 5e-8 of that solver (`tests/onset_reference.rs`). At 1e-10
+/// DOP853's estimate let a few steps through that cost 2e-7. A heavily damped contact
+/// leaves at about `1/(μ v_in)` of `v_in` (eq 6 for large `μ v_in`): its tolerance is
+/// widened in proportion from `μ v_in = 10` on ([`Scaled::tolerance`]).
+const TOL: f64 = 5e-11;
 
 /// The exact load-aware exit of a contact at `v_in` under gravity `g` (m/s², ≥ 0).
 /// Degenerate inputs give the elastic `e = 1`, never a panic.
@@ -234,6 +243,51 @@ const E3: [f64; STAGES] = {
     e
 };
 
+/// `μ v_in` above which a creep out of the wall may be handed to the exponential
+/// integrator ([`Scaled::creep`]): below, DOP853's stability never limits it much.
+const CREEP_DAMPING: f64 = 10.0;
+/// The stiffness of the creep ahead ([`Scaled::creep_ahead`]) at which DOP853 hands it
+/// over, and at which it takes it back (near the wall, where the slow manifold stops
+/// attracting and the exit itself is resolved).
+const CREEP_ENTER: f64 = 50.0;
+const CREEP_LEAVE: f64 = 20.0;
+/// The creep's step tolerance on `u` and `u'` (widened by `μ v_in/10` as [`TOL`]).
+const CREEP_TOL: f64 = 1e-9;
+/// The creep's relative tolerance on the contact time.
+const CREEP_TIME_TOL: f64 = 1e-8;
+/// Most steps of one creep, and most creeps of one contact.
+const CREEP_MAX: u32 = 200;
+const CREEP_ENTRIES: u32 = 4;
+
+/// How a creep ([`Scaled::creep`]) ended.
+enum Creep {
+    /// The energy went negative: the mass sticks.
+    Sticks { tau: f64, steps: u32 },
+    /// At `(u, u')` at `t`, for DOP853 to go on from.
+    Leaves { u: f64, du: f64, t: f64, steps: u32 },
+}
+
+/// `(φ₁, φ₂, φ₃)(z)` for `z ≤ 0`, `φ_k(z) = Σ_n zⁿ/(n+k)!`: the series below `|z| = 1`,
+/// above it the recurrence `φ_{k+1} = (φ_k − 1/k!)/z` from `φ₁ = (e^z − 1)/z`.
+fn phis(z: f64) -> (f64, f64, f64) {
+    if z.abs() < 1.0 {
+        let series = |k: u32| {
+            let mut term = 1.0 / (1..=k).product::<u32>() as f64;
+            let mut sum = term;
+            for n in 1..25 {
+                term *= z / (n + k) as f64;
+                sum += term;
+            }
+            sum
+        };
+        (series(1), series(2), series(3))
+    } else {
+        let p1 = z.exp_m1() / z;
+        let p2 = (p1 - 1.0) / z;
+        (p1, p2, (p2 - 0.5) / z)
+    }
+}
+
 /// The stages the eighth-order weights and both estimators use.
 const LAST: [usize; 8] = [0, 5, 6, 7, 8, 9, 10, 11];
 
@@ -380,7 +434,10 @@ impl Scaled {
         // A step right after a rejected one does not grow (Hairer's rule: the rejected
         // estimate already said how far the solution stays smooth).
         let mut rejected = false;
-        for steps in 1..=MAX_STEPS {
+        let mut creeps = 0;
+        let mut steps = 0;
+        while steps < MAX_STEPS {
+            steps += 1;
             // Moving out, a step may go at most twice the distance to the wall: beyond,
             // the load (which acts out of contact too) could carry a long step out
             // through the wall and back in unseen.
@@ -396,6 +453,14 @@ impl Scaled {
                     0.1
                 };
                 h *= shrink;
+                rejected = true;
+                continue;
+            }
+            if s.y[0] <= 0.0 && y[0] > 0.0 && s.f[0] >= 0.0 {
+                // Out through the wall and back in within the step (a strong load
+                // turns a slow exit round faster than the limit above allows for): the
+                // exit was inside it, so a shorter step has to see it.
+                h *= 0.5;
                 rejected = true;
                 continue;
             }
@@ -421,10 +486,39 @@ impl Scaled {
             let grow = if s.err > 0.0 {
                 0.9 * s.err.powf(-0.125)
             } else {
-                10.0
+                6.0
             };
-            h *= grow.clamp(0.2, if rejected { 1.0 } else { 10.0 });
+            h *= grow.clamp(0.2, if rejected { 1.0 } else { 6.0 });
             rejected = false;
+            if creeps < CREEP_ENTRIES && self.creep_ahead(y[0], f[0], s.u_pow) > CREEP_ENTER {
+                creeps += 1;
+                match self.creep(y[0], f[0], t, MAX_STEPS - steps) {
+                    Creep::Sticks { tau, steps: n } => {
+                        return LoadExit {
+                            e: 0.0,
+                            sticks: true,
+                            tau,
+                            resolved: true,
+                            steps: steps + n,
+                        };
+                    }
+                    Creep::Leaves {
+                        u,
+                        du,
+                        t: t1,
+                        steps: n,
+                    } => {
+                        steps += n;
+                        t = t1;
+                        // Back to (u, w): w = u' + γ u^β.
+                        y = [u, du + self.gamma * self.power(u) * u];
+                        f = self.rhs(y).0;
+                        if du < 0.0 {
+                            h = h.min(0.1 * u / -du);
+                        }
+                    }
+                }
+            }
         }
         LoadExit {
             e: (-f[0]).clamp(0.0, 1.0),
@@ -433,6 +527,132 @@ impl Scaled {
             resolved: false,
             steps: MAX_STEPS,
         }
+    }
+
+    /// How stiff the rest of a creep out of the wall is: the relaxation rate of the
+    /// velocity, `μ v_in u^α` (scaled), times the time to the wall at the current
+    /// speed, `u/|u'|`. 0 unless heavily damped (`μ v_in >` [`CREEP_DAMPING`]) and
+    /// moving out.
+    fn creep_ahead(&self, u: f64, du: f64, u_pow: f64) -> f64 {
+        let a = self.beta * self.gamma;
+        if a > CREEP_DAMPING && du < 0.0 && u > 0.0 {
+            a * u_pow * u / -du
+        } else {
+            0.0
+        }
+    }
+
+    /// Seed 001's eq (6) in the damping phase `φ` (`dφ = μ v_in u^α dt`, scaled), with
+    /// `q = 1 + μ v_in u'`, the state `(u, q, t)`:
+    ///
+    /// `du/dφ = (q − 1)/((μ v_in)² u^α)`, `dq/dφ = −q + g̃/u^α`, `dt/dφ = 1/(μ v_in u^α)`.
+    ///
+    /// The velocity's fast relaxation onto its slow manifold (`q → g̃/u^α`, the damping
+    /// balancing the spring and the load) is the linear `−q`, with a constant rate in
+    /// `φ`: [`Self::etd4`] takes it exactly, and the rest, `N` here, varies slowly.
+    #[inline(always)]
+    fn creep_rest(&self, y: [f64; 3]) -> [f64; 3] {
+        let a = self.beta * self.gamma;
+        let ua = self.power(y[0].max(f64::MIN_POSITIVE));
+        [
+            (y[1] - 1.0) / (a * a * ua),
+            self.g_tilde / ua,
+            1.0 / (a * ua),
+        ]
+    }
+
+    /// One step of length `h` in `φ` of the exponential Runge–Kutta method ETDRK4
+    /// (Cox & Matthews, J. Comput. Phys. 176, 2002, eqs 26–29), exact for the linear
+    /// part `diag(0, −1, 0)` of [`Self::creep_rest`]'s system; on `u` and `t` it is the
+    /// classical fourth-order Runge–Kutta.
+    fn etd4(&self, y: [f64; 3], h: f64) -> [f64; 3] {
+        let (e_half, e_full) = ((-0.5 * h).exp(), (-h).exp());
+        let half = 0.5 * h * phis(-0.5 * h).0;
+        let (p1, p2, p3) = phis(-h);
+        // Per component: the linear factor over half a step, and the weights.
+        let lin = |y: [f64; 3], e: f64| [y[0], e * y[1], y[2]];
+        let w_half = [0.5 * h, half, 0.5 * h];
+        let n0 = self.creep_rest(y);
+        let mut a = lin(y, e_half);
+        for c in 0..3 {
+            a[c] += w_half[c] * n0[c];
+        }
+        let na = self.creep_rest(a);
+        let mut b = lin(y, e_half);
+        for c in 0..3 {
+            b[c] += w_half[c] * na[c];
+        }
+        let nb = self.creep_rest(b);
+        let mut cc = lin(a, e_half);
+        for c in 0..3 {
+            cc[c] += w_half[c] * (2.0 * nb[c] - n0[c]);
+        }
+        let nc = self.creep_rest(cc);
+        let mut out = lin(y, e_full);
+        for c in 0..3 {
+            let (q1, q2, q3) = if c == 1 {
+                (p1, p2, p3)
+            } else {
+                (1.0, 0.5, 1.0 / 6.0)
+            };
+            out[c] += h
+                * ((q1 - 3.0 * q2 + 4.0 * q3) * n0[c]
+                    + (2.0 * q2 - 4.0 * q3) * (na[c] + nb[c])
+                    + (4.0 * q3 - q2) * nc[c]);
+        }
+        out
+    }
+
+    /// A heavily damped contact's creep out of the wall from `(u, u')` at `t`, by
+    /// [`Self::etd4`] in `φ` under step control (step doubling: the difference of one
+    /// step of `2h` and two of `h`, over 15, on `u` and `u'` against [`CREEP_TOL`]
+    /// widened by `μ v_in/10` as [`TOL`] is, on `t` against [`CREEP_TIME_TOL`] of it),
+    /// for at most `budget` steps (each three
+    /// exponential steps, the work of about one DOP853 step). It ends where the mass
+    /// sticks (its energy negative), turns back in, or is near enough the wall for
+    /// the creep to stop being stiff ([`CREEP_LEAVE`]); DOP853 takes over from there.
+    fn creep(&self, u: f64, du: f64, t: f64, budget: u32) -> Creep {
+        let a = self.beta * self.gamma;
+        let tol = CREEP_TOL * (0.1 * a).max(1.0);
+        let mut y = [u, 1.0 + a * du, t];
+        let mut h = 1.0;
+        let mut steps = 0;
+        let leaves = |y: [f64; 3], steps| Creep::Leaves {
+            u: y[0],
+            du: (y[1] - 1.0) / a,
+            t: y[2],
+            steps,
+        };
+        while steps < budget.min(CREEP_MAX) {
+            steps += 1;
+            let long = self.etd4(y, 2.0 * h);
+            let two = self.etd4(self.etd4(y, h), h);
+            let err_u = (two[0] - long[0]).abs() / 15.0;
+            let err_du = (two[1] - long[1]).abs() / (15.0 * a);
+            // The time, relative: it only sizes the runaway guard.
+            let err_t = (two[2] - long[2]).abs() / (15.0 * CREEP_TIME_TOL * two[2].abs());
+            let err = (err_u.max(err_du) / tol).max(err_t);
+            let fine = err <= 1.0 && two[0] > 0.0 && two[2].is_finite();
+            if !fine {
+                h *= if err.is_finite() {
+                    (0.9 * err.powf(-0.2)).clamp(0.1, 0.9)
+                } else {
+                    0.1
+                };
+                continue;
+            }
+            y = two;
+            let (u1, du1) = (y[0], (y[1] - 1.0) / a);
+            let ua = self.power(u1);
+            if self.energy(u1, du1, ua) < 0.0 {
+                return Creep::Sticks { tau: y[2], steps };
+            }
+            if self.creep_ahead(u1, du1, ua) < CREEP_LEAVE {
+                return leaves(y, steps);
+            }
+            h *= (0.9 * err.max(1e-10).powf(-0.2)).clamp(0.2, 4.0);
+        }
+        leaves(y, steps)
     }
 
     /// The return to `u = 0` inside the accepted step `end` of length `h` from
