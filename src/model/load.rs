@@ -26,7 +26,7 @@
 //! for any explicit method, whose steps that rate bounds (190 DOP853 steps at
 //! `μ v_in = 500`). There the creep is handed to an exponential integrator in the
 //! damping phase `φ` (`dφ = μ v_in u^α dt`), where that relaxation is linear with unit
-//! rate and is taken exactly ([`Scaled::creep`]); DOP853 takes the contact back near
+//! rate and is taken exactly (`Scaled::creep`); DOP853 takes the contact back near
 //! the wall, where the exit is. A creep of 200 to 500 in `μ v_in` then takes 45–80
 //! steps' work instead of 120–260.
 
