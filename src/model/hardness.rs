@@ -12,18 +12,20 @@
 //! `τ`, `k = m (C v_in^{(1−α)/(α+1)} / τ)^{α+1}`: exact wherever eq (9) is, and the
 //! exponent `α` then changes only the pulse's shape, never its duration.
 //!
-//! `C` costs one quadrature ([`super::tau::contact_time`]); everything else is closed
-//! form, so a voice caches `C` per `(z, α)` ([`UnitTime`]).
+//! `C` costs one quadrature (eq 9 on a fixed 91-node rule,
+//! [`super::tau::contact_time_onset`], about 3 µs); everything else is closed form, and
+//! a voice caches `C` per `(z, α)` ([`UnitTime`]).
 
 use super::contact::Contact;
 use super::restitution::mu_v_in_for;
-use super::tau::contact_time;
+use super::tau::contact_time_onset;
 
-/// `C(z, α)`: the contact time of eq (9) for `m = k = v_in = 1` and `μ = z`, s.
-/// Not for the audio thread unless cached (a quadrature).
+/// `C(z, α)`: the contact time of eq (9) for `m = k = v_in = 1` and `μ = z`, s. One
+/// fixed quadrature (91 nodes): bounded, and cached by [`UnitTime`] so that an onset
+/// pays it only when Bounciness or Shape moved.
 pub fn unit_time(z: f64, alpha: f64) -> f64 {
     let z = if z.is_finite() && z > 0.0 { z } else { 0.0 };
-    let t = contact_time(&Contact::new(1.0, z, alpha, 1.0).impact(1.0));
+    let t = contact_time_onset(&Contact::new(1.0, z, alpha, 1.0).impact(1.0));
     if t.is_finite() && t > 0.0 {
         t
     } else {
@@ -98,6 +100,7 @@ impl UnitTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::tau::contact_time;
 
     #[test]
     fn the_cache_gives_what_it_caches_whatever_the_order() {
@@ -135,6 +138,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn bounciness_stays_on_the_fixed_rule() {
+        // The lowest Bounciness asks the largest μ v_in of eq (9) at an onset.
+        let lowest = crate::engine::LIMITS[0].restitution;
+        let z = mu_v_in_for(lowest);
+        assert!(z < crate::model::tau::FIXED_RULE_MAX / 4.0, "{z}");
     }
 
     #[test]

@@ -236,3 +236,30 @@ fn threshold_eq22_decreases_with_gamma() {
     }
     assert_eq!(sticking_threshold_eq22(1.5, 0.0), f64::INFINITY);
 }
+
+/// The onset's 81-node rule for `β = α + 1` against the 289-node rule the closed-form
+/// tests above pin, over the whole `α` domain and loads from 1e-12 to 1e12 (either
+/// sign), and Proposition 1 itself taken both ways.
+#[test]
+fn the_onset_rule_matches_the_fine_rule() {
+    let mut worst: f64 = 0.0;
+    for ia in 0..=150 {
+        let alpha = 1.0 + 15.0 * ia as f64 / 150.0;
+        for ig in 0..=200 {
+            let g = if ig == 0 {
+                0.0
+            } else {
+                10f64.powf(-12.0 + 24.0 * ig as f64 / 200.0)
+            };
+            for g in [g, -g] {
+                let l = Load::new(alpha, g).unwrap();
+                let (j0, m0) = l.integrals(alpha + 1.0);
+                let (j, m) = l.integrals_hc();
+                let d = (j / j0 - 1.0).abs().max((m / m0 - 1.0).abs());
+                assert!(d < 1e-13, "α={alpha} g̃={g}: J {j} {j0}, M {m} {m0}");
+                worst = worst.max(d);
+            }
+        }
+    }
+    println!("largest relative difference {worst:.2e}");
+}

@@ -1,0 +1,248 @@
+//! What each contact onset computes, timed patch by patch over 1000 random patches
+//! drawn from the full parameter ranges (`engine::params::LIMITS`) with a fixed seed,
+//! each range's ends drawn one time in eight (the hard regions live there: 1 mm/s
+//! strikes, g 100, μ 10, α 1 and 3, k 1e2 and 1e12, masses 1e-4 and 1 kg).
+//!
+//! For every computation and patch the cost of one call is the least, over
+//! [`ROUNDS`] rounds, of the mean over a batch of calls (so an interrupt on a shared
+//! core does not count as the patch's cost); the table gives the median and the worst
+//! patch, and the worst patch's parameters. Criterion then times the whole set once
+//! per computation (its mean is per call, averaged over the 1000 patches). The lines
+//! marked "before" time the former methods (`tests/support/onset_ref.rs`, and eq (9)
+//! on the refining rule `tau::contact_time`) in the same run, so that the ratios
+//! compare like with like.
+//!
+//! `cargo bench --bench onset` (`-- --table` prints the table only).
+
+use criterion::Criterion;
+use rebound::model::bounce::Latch;
+use rebound::model::{
+    ClampTarget, Contact, Correction, Impact, Method, Scheme, hardness, load, prop1, restitution,
+    tau,
+};
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+#[path = "../tests/support/onset_ref.rs"]
+mod onset_ref;
+
+const PATCHES: usize = 1000;
+const SEED: u64 = 0x5eed_0001;
+const ROUNDS: usize = 3;
+/// A batch runs for about this long (at least one call).
+const BATCH_TIME: f64 = 30e-6;
+const FS: f64 = 48_000.0;
+
+/// One patch: what a contact onset latches.
+#[derive(Clone, Copy, Debug)]
+struct Patch {
+    k: f64,
+    mu: f64,
+    alpha: f64,
+    mass: f64,
+    v_in: f64,
+    g: f64,
+    /// Bounciness (restitution), for the eq (19) root and eq (9)'s unit time.
+    e: f64,
+}
+
+/// splitmix64: a fixed, dependency-free stream.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// `lo` or `hi` one time in eight each, else uniform in `f(lo)..f(hi)`.
+    fn range(&mut self, lo: f64, hi: f64, log: bool) -> f64 {
+        let pick = self.next();
+        if pick < 0.125 {
+            return lo;
+        }
+        if pick < 0.25 {
+            return hi;
+        }
+        let t = self.next();
+        if log {
+            (lo.ln() + t * (hi.ln() - lo.ln())).exp()
+        } else {
+            lo + t * (hi - lo)
+        }
+    }
+}
+
+fn patches() -> Vec<Patch> {
+    use rebound::engine::LIMITS;
+    let (lo, hi) = (&LIMITS[0], &LIMITS[1]);
+    let mut rng = Rng(SEED);
+    (0..PATCHES)
+        .map(|_| Patch {
+            k: rng.range(lo.k, hi.k, true),
+            mu: rng.range(lo.mu, hi.mu, true),
+            alpha: rng.range(lo.alpha, hi.alpha, false),
+            mass: rng.range(lo.mass, hi.mass, true),
+            v_in: rng.range(lo.v_min, hi.v_max, true),
+            g: rng.range(lo.gravity, hi.gravity, true),
+            e: rng.range(lo.restitution, hi.restitution, false),
+        })
+        .collect()
+}
+
+/// A per-onset computation: its name and one call on a patch.
+type Computation = (&'static str, fn(&Patch) -> f64);
+
+fn computations() -> Vec<Computation> {
+    vec![
+        // Before: what `load::exit` did (the scaling, Dormand–Prince 5(4), the time
+        // scale, eq (6) past 3000 steps).
+        ("load::exit before (DP 5(4))", |p| {
+            let (gamma, g_tilde) = load::scaled(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g);
+            let s = onset_ref::scaled_exit_dp5(p.alpha, gamma, g_tilde);
+            let tau = s.tau * load::time_scale(p.k, p.alpha, p.mass, p.v_in);
+            if s.resolved {
+                s.e + tau
+            } else {
+                -rebound::model::vout::v_out_exact(p.mu, p.v_in) / p.v_in + tau
+            }
+        }),
+        ("load::exit", |p| {
+            load::exit(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g).e
+        }),
+        ("prop1 before (289 nodes)", |p| {
+            let (gamma, g_tilde) = load::scaled(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g);
+            onset_ref::restitution_prop1_289(p.alpha, gamma, g_tilde)
+        }),
+        ("prop1::restitution_prop1", |p| {
+            let (gamma, g_tilde) = load::scaled(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g);
+            prop1::restitution_prop1(p.alpha, gamma, g_tilde)
+        }),
+        ("restitution::mu_v_in_for", |p| {
+            restitution::mu_v_in_for(p.e)
+        }),
+        // Before: eq (9) on the refining tanh-sinh rule (what `unit_time` called).
+        ("unit_time before (refining)", |p| {
+            let z = restitution::mu_v_in_for(p.e);
+            tau::contact_time(&Contact::new(1.0, z, p.alpha, 1.0).impact(1.0))
+        }),
+        ("hardness::unit_time (eq 9)", |p| {
+            hardness::unit_time(restitution::mu_v_in_for(p.e), p.alpha)
+        }),
+        ("Impact::new", |p| {
+            let c = Contact::new(p.k, p.mu, p.alpha, p.mass);
+            let scheme = Scheme::new(Method::Verlet, Correction::Both, ClampTarget::Exact);
+            Impact::new(c, scheme, p.v_in, FS).analytic().v_in
+        }),
+        // What `Norm::new` does at a latch: eq (6)'s exit and the analytic peak force.
+        ("Norm::new (peak force)", |p| {
+            let an = Contact::new(p.k, p.mu, p.alpha, p.mass).impact(p.v_in);
+            let dv = p.v_in - an.v_out();
+            an.peak_force().min(p.mass * dv * FS)
+        }),
+        // The whole onset of a bouncing patch with gravity in contact and the
+        // approximate target (the load-aware exit and Proposition 1 both).
+        ("Latch::impact (load, approx)", |p| {
+            let latch = Latch {
+                contact: Contact::new(p.k, p.mu, p.alpha, p.mass),
+                scheme: Scheme::new(Method::Verlet, Correction::Both, ClampTarget::Approx),
+                restitution: None,
+            };
+            latch.impact(p.v_in, FS, Some(p.g), 0.0).analytic().v_in
+        }),
+        // The same with the damping from Bounciness (eq 19 at each onset).
+        ("Latch::impact (load, from e)", |p| {
+            let latch = Latch {
+                contact: Contact::new(p.k, p.mu, p.alpha, p.mass),
+                scheme: Scheme::new(Method::Verlet, Correction::Both, ClampTarget::Exact),
+                restitution: Some(p.e),
+            };
+            latch.impact(p.v_in, FS, Some(p.g), 0.0).analytic().v_in
+        }),
+    ]
+}
+
+/// Seconds one call of `f` on `p` takes (see the module doc).
+fn time_one(f: fn(&Patch) -> f64, p: &Patch) -> f64 {
+    let t = Instant::now();
+    black_box(f(black_box(p)));
+    let once = t.elapsed().as_secs_f64().max(1e-9);
+    let reps = ((BATCH_TIME / once) as usize).clamp(1, 100_000);
+    let mut best = f64::INFINITY;
+    for _ in 0..ROUNDS {
+        let t = Instant::now();
+        for _ in 0..reps {
+            black_box(f(black_box(p)));
+        }
+        best = best.min(t.elapsed().as_secs_f64() / reps as f64);
+    }
+    best
+}
+
+fn table(patches: &[Patch]) {
+    println!(
+        "{:<32} {:>10} {:>10} {:>10} {:>7}   worst patch (k, mu, alpha, m, v_in, g, e)",
+        "per-onset computation", "median µs", "p99 µs", "worst µs", "> 20µs"
+    );
+    for (name, f) in computations() {
+        let mut times: Vec<(f64, usize)> = patches
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (time_one(f, p), i))
+            .collect();
+        times.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let median = times[times.len() / 2].0;
+        let p99 = times[times.len() * 99 / 100].0;
+        let (worst, i) = times[times.len() - 1];
+        let over = times.iter().filter(|t| t.0 > 20e-6).count();
+        let p = patches[i];
+        println!(
+            "{:<32} {:>10.3} {:>10.3} {:>10.3} {:>7}   ({:.3e}, {:.3e}, {:.3}, {:.3e}, {:.3e}, {:.3}, {:.3})",
+            name,
+            median * 1e6,
+            p99 * 1e6,
+            worst * 1e6,
+            over,
+            p.k,
+            p.mu,
+            p.alpha,
+            p.mass,
+            p.v_in,
+            p.g,
+            p.e
+        );
+    }
+}
+
+fn main() {
+    let patches = patches();
+    table(&patches);
+    if std::env::args().any(|a| a == "--table") {
+        return;
+    }
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(10)
+        .configure_from_args();
+    let mut group = c.benchmark_group("onset_mean_over_1000_patches");
+    for (name, f) in computations() {
+        group.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let t = Instant::now();
+                for _ in 0..iters {
+                    for p in &patches {
+                        black_box(f(black_box(p)));
+                    }
+                }
+                t.elapsed() / PATCHES as u32
+            })
+        });
+    }
+    group.finish();
+    c.final_summary();
+}
