@@ -34,7 +34,7 @@ fn patches() -> Vec<(String, EngineParams)> {
         ..default
     };
     let mut out = vec![("default patch".to_string(), default)];
-    // Issue 9: every onset solves the load-aware exit (gravity in contact), or the
+    // Bouncing: every onset solves the load-aware exit (gravity in contact), or the
     // sticking rule (flight only); slow strikes under strong gravity take the most steps
     // and bounce fastest.
     for (name, in_contact) in [

@@ -409,7 +409,7 @@ fn simulate_json_reports_a_runaway_contact() {
 
 #[test]
 fn sequence_json_flags_a_runaway_impact() {
-    // Issue 8's case: k = 1e12 at 48 kHz without correction left at -1119 m/s and flew
+    // A reported case: k = 1e12 at 48 kHz without correction left at -1119 m/s and flew
     // for 228 s. At one step per sample it is now flagged and leaves at the exact v_out.
     let args = [
         "sequence",

@@ -9,7 +9,7 @@
 //!   written here), and a contact as long as eq (9) says within max(3 samples, 10 %),
 //!   or at most 4 samples where eq (9) is under 3.
 //!
-//! Below them, pinned as plain tests: the cases of issue 8 and the shrunk repros these
+//! Below them, pinned as plain tests: the robustness cases once reported and the shrunk repros these
 //! properties found (proptest also replays its own seeds from
 //! `core_robust.proptest-regressions`).
 
@@ -241,7 +241,7 @@ fn assert_exact_and_on_time(contact: Contact, v_in: f64, fs: f64) {
     }
 }
 
-/// Issue 8, item 1: μ v_in = 40 stalled for ever with the hybrid (v settled within an
+/// Reported: μ v_in = 40 stalled for ever with the hybrid (v settled within an
 /// ulp of v_lim and x(v) froze); μ v_in = 40 at μ = 1 was cut to 37–62 samples of 78.
 #[test]
 fn heavy_damping_detaches_on_time() {
@@ -251,7 +251,7 @@ fn heavy_damping_detaches_on_time() {
     assert_exact_and_on_time(Contact::new(1e7, 10.0, 1.5, 0.01), 50.0, 44_100.0);
 }
 
-/// Issue 8, item 2: v_in − v₁ rounded to 0 at the first sample, so the hybrid ended a
+/// Reported: v_in − v₁ rounded to 0 at the first sample, so the hybrid ended a
 /// contact of 47 725 samples after none (and with the hybrid alone the mass passed
 /// through the wall). Shrunk repro of the properties: the same at the range's corner,
 /// where the hybrid also froze x to a v that one step could not move.
@@ -314,7 +314,7 @@ fn every_corner_of_the_box_exits_exactly_on_time() {
     }
 }
 
-/// Issue 8, item 4: at one step a sample without correction this contact left at
+/// Reported: at one step a sample without correction this contact left at
 /// −1119 m/s from 2 m/s and flew for 228 s. Flagged and limited to the exact exit.
 #[test]
 fn energy_gain_is_flagged_and_limited() {

@@ -1,4 +1,4 @@
-//! The two seed papers in the core (issue 9): damping from restitution (seed 000),
+//! The two seed papers in the core: damping from restitution (seed 000),
 //! gravity during contact and coming to rest (seed 001), and bounce onsets at exact
 //! instants inside a sample.
 //!

@@ -149,7 +149,7 @@ fn hardness_sweep() -> Vec<(f64, f64, f64, f64)> {
 }
 
 /// Over the whole Hardness range the default patch keeps its loudness and changes its
-/// timbre (issue 10): its A-weighted level stays inside a ±3 dB window, its spectral
+/// timbre: its A-weighted level stays inside a ±3 dB window, its spectral
 /// centroid rises at every step up to the top of the range at 44.1 kHz, and every
 /// step's peak is inside the calibrated −6 ±2 dBFS.
 #[test]

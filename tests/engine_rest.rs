@@ -1,4 +1,4 @@
-//! Bounce trains end, through the whole engine (issue 9, "coming to rest"):
+//! Bounce trains end, through the whole engine ("coming to rest"):
 //!
 //! - with gravity in contact, the default patch's train comes to rest, its voice is
 //!   reported terminated, and the output is below −120 dBFS from at most
