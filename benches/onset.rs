@@ -116,7 +116,7 @@ fn computations() -> Vec<Computation> {
         }),
         ("prop1 before (289 nodes)", |p| {
             let (gamma, g_tilde) = load::scaled(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g);
-            onset_ref::restitution_prop1_289(p.alpha, gamma, g_tilde)
+            rebound::model::prop1::restitution_prop1_fine(p.alpha, gamma, g_tilde)
         }),
         ("prop1::restitution_prop1", |p| {
             let (gamma, g_tilde) = load::scaled(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g);

@@ -162,7 +162,7 @@ fn proposition_1_agrees_with_the_289_node_rule() {
         let [k, mu, alpha, mass, v_in, g] = p;
         let (gamma, g_tilde) = load::scaled(k, mu, alpha, mass, v_in, g);
         let new = restitution_prop1(alpha, gamma, g_tilde);
-        let old = onset_ref::restitution_prop1_289(alpha, gamma, g_tilde);
+        let old = rebound::model::prop1::restitution_prop1_fine(alpha, gamma, g_tilde);
         assert!(
             new.is_finite() && (0.0..=1.0).contains(&new),
             "{p:?}: {new}"

@@ -25,6 +25,7 @@
 //! (81 nodes for [`restitution_prop1`], which runs at a contact's onset; 289 for the
 //! general-`β` integrals the tests check against the Beta-function closed forms).
 
+use super::tau::{TANH_SINH_STEP, tanh_sinh_nodes};
 use std::f64::consts::{FRAC_PI_2, PI};
 
 /// Largest `α` taken; larger values are clamped (keeps `u^{α+1}` finite everywhere).
@@ -74,6 +75,22 @@ fn clamp_alpha(alpha: f64) -> f64 {
 /// this returns the running minimum of (36) over `[0, γ]`: identical to (36) where (36)
 /// is valid, and non-increasing in `γ` everywhere.
 pub fn restitution_prop1(alpha: f64, gamma: f64, g_tilde: f64) -> f64 {
+    restitution_on(alpha, gamma, g_tilde, Load::integrals_hc)
+}
+
+/// [`restitution_prop1`] with its two integrals on the fine 289-node rule of any `β`:
+/// the reference the onset's 81-node rule is tested and timed against.
+pub fn restitution_prop1_fine(alpha: f64, gamma: f64, g_tilde: f64) -> f64 {
+    restitution_on(alpha, gamma, g_tilde, |l| l.integrals(l.alpha + 1.0))
+}
+
+/// Eqs (36)–(38) with `(J, M)` from `integrals`.
+fn restitution_on(
+    alpha: f64,
+    gamma: f64,
+    g_tilde: f64,
+    integrals: impl Fn(&Load) -> (f64, f64),
+) -> f64 {
     if !gamma.is_finite() {
         return f64::NAN;
     }
@@ -81,7 +98,7 @@ pub fn restitution_prop1(alpha: f64, gamma: f64, g_tilde: f64) -> f64 {
         return f64::NAN;
     };
     let gamma = gamma.max(0.0);
-    let (j, m) = load.integrals_hc();
+    let (j, m) = integrals(&load);
     if gamma == 0.0 || j == 0.0 || m == 0.0 {
         return 1.0;
     }
@@ -283,8 +300,6 @@ impl Load {
     /// Each node shares one power between `F` and the weight (`y^{α+1} = y·y^α`) and takes
     /// its abscissa from running products instead of `sinh`, `cosh` and two `exp`.
     fn integrals_hc(&self) -> (f64, f64) {
-        const STEP: f64 = 0.1;
-        const NODES: u32 = 40;
         let half = 0.5 * self.y_max;
         if !(half > 0.0 && half.is_finite()) {
             return (0.0, 0.0);
@@ -313,26 +328,13 @@ impl Load {
             sum_m += weight * pw / sf;
         };
         add(half, half, FRAC_PI_2);
-        // e^t at t = k·STEP by a running product (k ≤ 40 roundings: ~1e-14 relative
-        // in the abscissa's exponent, far inside the rule's own error).
-        let e_step = STEP.exp();
-        let mut e_t = 1.0;
-        for _ in 1..=NODES {
-            e_t *= e_step;
-            let inv = 1.0 / e_t;
-            let (sinh_t, cosh_t) = (0.5 * (e_t - inv), 0.5 * (e_t + inv));
-            let v = FRAC_PI_2 * sinh_t;
-            let e2v = (2.0 * v).exp();
-            // 1 − tanh(v) = 2/(e^{2v} + 1), exact however large v; 1/cosh²(v) =
-            // 4 e^{2v}/(e^{2v} + 1)².
-            let one_minus = 2.0 / (e2v + 1.0);
-            let weight = FRAC_PI_2 * cosh_t * one_minus * one_minus * e2v;
+        tanh_sinh_nodes(40, |one_minus, weight| {
             let near = half * one_minus;
             let far = half * (2.0 - one_minus);
             add(far, near, weight);
             add(near, far, weight);
-        }
-        (sum_j * STEP * half, sum_m * STEP * half)
+        });
+        (sum_j * TANH_SINH_STEP * half, sum_m * TANH_SINH_STEP * half)
     }
 }
 

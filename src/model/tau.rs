@@ -152,29 +152,42 @@ pub fn contact_time_bound_at(an: &Analytic, v_out: f64, s_out: f64) -> f64 {
 /// most, far inside the rule's error) and one `exp` a node.
 fn tanh_sinh_fixed(half: f64, f: &dyn Fn(f64, f64) -> f64) -> f64 {
     use std::f64::consts::FRAC_PI_2;
-    const STEP: f64 = 0.1;
-    const NODES: u32 = 45;
     if !(half > 0.0 && half.is_finite()) {
         return f64::NAN;
     }
     let mut sum = FRAC_PI_2 * f(half, half);
-    let e_step = STEP.exp();
+    tanh_sinh_nodes(45, |one_minus, weight| {
+        let (near, far) = (half * one_minus, half * (2.0 - one_minus));
+        if near.is_nan() || near <= 0.0 || weight == 0.0 {
+            return;
+        }
+        sum += weight * (f(near, far) + f(far, near));
+    });
+    sum * TANH_SINH_STEP * half
+}
+
+/// The step of [`tanh_sinh_nodes`].
+pub(crate) const TANH_SINH_STEP: f64 = 0.1;
+
+/// The nodes of a tanh–sinh rule of step [`TANH_SINH_STEP`] at `t = k·step`,
+/// `k = 1..=nodes` (each stands for `±t`; the centre is the caller's): `visit` gets
+/// `1 − tanh(π/2 · sinh t)`, a node's distance to the nearer end over the half-width,
+/// and its weight. The abscissae come from running products of `e^{step}` (at most
+/// `nodes` roundings, far inside the rule's error) and one `exp` a node.
+pub(crate) fn tanh_sinh_nodes(nodes: u32, mut visit: impl FnMut(f64, f64)) {
+    use std::f64::consts::FRAC_PI_2;
+    let e_step = TANH_SINH_STEP.exp();
     let mut e_t = 1.0;
-    for _ in 1..=NODES {
+    for _ in 1..=nodes {
         e_t *= e_step;
         let inv = 1.0 / e_t;
         let (sinh_t, cosh_t) = (0.5 * (e_t - inv), 0.5 * (e_t + inv));
         let e2u = (FRAC_PI_2 * sinh_t * 2.0).exp();
-        // 1 − tanh(u) = 2/(e^{2u} + 1); 1/cosh²(u) = 4 e^{2u}/(e^{2u} + 1)².
+        // 1 − tanh(u) = 2/(e^{2u} + 1), exact however large u; 1/cosh²(u) =
+        // 4 e^{2u}/(e^{2u} + 1)².
         let one_minus = 2.0 / (e2u + 1.0);
-        let weight = FRAC_PI_2 * cosh_t * one_minus * one_minus * e2u;
-        let (near, far) = (half * one_minus, half * (2.0 - one_minus));
-        if near.is_nan() || near <= 0.0 || weight == 0.0 {
-            continue;
-        }
-        sum += weight * (f(near, far) + f(far, near));
+        visit(one_minus, FRAC_PI_2 * cosh_t * one_minus * one_minus * e2u);
     }
-    sum * STEP * half
 }
 
 /// ∫ over an interval of half-width `half` of `f`, where `f(a, b)` receives the
