@@ -113,7 +113,8 @@ fn the_previous_table_serves_while_the_new_one_is_made() {
 /// patches, keys and deviations on the full ranges (one or two parameters at once).
 #[test]
 fn a_moved_note_reads_gains_near_its_own_calibration() {
-    use rebound::engine::level_table::{level_params, target_mix};
+    use rebound::engine::level::mix_of;
+    use rebound::engine::level_table::level_params;
     use rebound::engine::levels::Levels;
     use rebound::voice::Voice;
     // Fixed-seed cases: the same every run.
@@ -153,7 +154,7 @@ fn a_moved_note_reads_gains_near_its_own_calibration() {
         }
         let mut levels = Levels::on_demand(fs);
         levels.set(&p, fs);
-        let mix = target_mix(&p);
+        let mix = mix_of(&p, p.mix);
         let table = levels.gains(key, &own, &p, mix);
         let plain = levels.gains(key, &p, &p, mix);
         let exact = Voice::new(fs).entry_of(&level_params(&own), key).strike;

@@ -16,7 +16,7 @@
 //! filled it or when. Lookups are allocation-free; the table is a fixed array.
 
 use super::expression::spec;
-use super::level::{self, Gains};
+use super::level::Gains;
 use super::params::{Controls, EngineParams};
 use super::spec::NumberSpec;
 use super::spec::normalized::{normalize, unnormalize};
@@ -270,6 +270,13 @@ impl LevelTable {
         self.fresh[slot] = true;
     }
 
+    /// Makes the entry in `slot` unless it is fresh (see [`fill`](Self::fill)).
+    pub fn ensure(&mut self, slot: usize, scratch: &mut Voice) {
+        if !self.is_fresh(slot) {
+            self.fill(slot, scratch);
+        }
+    }
+
     /// The entries a strike at fractional key `key` with deviation `dev` reads.
     pub fn needed(&self, key: f64, dev: &Deviation) -> Needed {
         let key = clamp_key(key);
@@ -394,11 +401,6 @@ pub fn sounding_key(p: &EngineParams, own: &EngineParams, key: u8) -> f64 {
         }
     }
     k
-}
-
-/// The level's target mix for `p` (Body None plays the dry path alone).
-pub fn target_mix(p: &EngineParams) -> f64 {
-    level::mix_of(p, p.mix)
 }
 
 #[cfg(test)]

@@ -9,9 +9,7 @@
 //! neither locks nor makes a system call.
 
 use super::level::Gains;
-use super::level_table::{
-    Deviation, KEYS, LevelTable, SLOTS, level_params, sounding_key, target_mix,
-};
+use super::level_table::{Deviation, KEYS, LevelTable, SLOTS, level_params, sounding_key};
 use super::params::EngineParams;
 use super::voice::Voice;
 use std::sync::Arc;
@@ -235,13 +233,11 @@ impl Levels {
         } else {
             Deviation::of(p, own)
         };
-        let target = target_mix(p);
+        let target = super::level::mix_of(p, p.mix);
         match &mut self.source {
             Source::OnDemand { table, scratch } => {
                 for &k in table.needed(at, &dev).slots() {
-                    if !table.is_fresh(k) {
-                        table.fill(k, scratch);
-                    }
+                    table.ensure(k, scratch);
                 }
                 table.gains(at, &dev, mix, target)
             }
@@ -264,21 +260,7 @@ impl Levels {
     pub fn prepare(&mut self, keys: impl IntoIterator<Item = u8>) {
         if let Source::OnDemand { table, scratch } = &mut self.source {
             for k in keys {
-                let k = k as usize % KEYS;
-                if !table.is_fresh(k) {
-                    table.fill(k, scratch);
-                }
-            }
-        }
-    }
-
-    /// Makes every entry now, where they are made on demand (keys and corrections).
-    pub fn prepare_all(&mut self) {
-        if let Source::OnDemand { table, scratch } = &mut self.source {
-            for k in 0..SLOTS {
-                if !table.is_fresh(k) {
-                    table.fill(k, scratch);
-                }
+                table.ensure(k as usize % KEYS, scratch);
             }
         }
     }
