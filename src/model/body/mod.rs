@@ -46,7 +46,7 @@ use drive::DriveHighpass;
 
 use modes::*;
 pub use modes::{BodySettings, BodyType};
-pub use pickup::{pickup_positions, side_weights};
+pub use pickup::{pickup_positions, side_weights, side_weights_of};
 
 /// Number of modes of every body. Modes above [`BAND_LIMIT`] are silenced.
 pub const MODES: usize = 16;
@@ -111,9 +111,9 @@ fn mode_target(g: f64, alpha: f64, w: f64, theta: f64) -> Cx {
     (g * w * h.0 / sinc, g * w * h.1 / sinc)
 }
 
-/// `(A, B)` at `θ`: the responses of `Im z` and `Re z` of the phasor `z ← p z + u`.
-fn phasor_response(p: Cx, theta: f64) -> (Cx, Cx) {
-    let e = (theta.cos(), -theta.sin());
+/// `(A, B)` at `θ`, given `e = e^{−iθ}`: the responses of `Im z` and `Re z` of the
+/// phasor `z ← p z + u`.
+fn phasor_response(p: Cx, e: Cx) -> (Cx, Cx) {
     let pe = cmul(p, e);
     let pce = cmul((p.0, -p.1), e);
     let pp = cinv((1.0 - pe.0, -pe.1));
@@ -166,6 +166,8 @@ impl Coefs {
         let mut rate_gain = [1.0; MODES];
         let mut alpha = [0.0; MODES];
         let mut omega = [0.0; MODES];
+        // e^{−iω} of each mode, for its response at θ = ω.
+        let mut turn = [(1.0, 0.0); MODES];
         for k in 0..MODES {
             let (ratio, shape) = mode_shape(st.kind, k, st.position, plate);
             let f = st.f1 * ratio;
@@ -173,17 +175,21 @@ impl Coefs {
                 continue;
             }
             let band = band_gain(f, BAND_FADE, BAND_LIMIT);
-            let g = shape * ratio.powf(tilt) * band;
+            // ratio^tilt and ratio^−e from one logarithm (a note-on retunes every mode).
+            let ln_ratio = ratio.ln();
+            let g = shape * (tilt * ln_ratio).exp() * band;
             if band > 0.0 {
                 rate_gain[k] = band_gain(f, rate_fade, rate_limit) / band;
             }
-            let t60_k = t60 * ratio.powf(-e);
+            let t60_k = t60 * (-e * ln_ratio).exp();
             alpha[k] = 1000f64.ln() / (t60_k * fs);
             let r = (-alpha[k]).exp();
             let w = 2.0 * PI * f.min(rate_limit) / fs;
             omega[k] = w;
-            out.c[k] = r * w.cos();
-            out.s[k] = r * w.sin();
+            let (sin_w, cos_w) = w.sin_cos();
+            turn[k] = (cos_w, -sin_w);
+            out.c[k] = r * cos_w;
+            out.s[k] = r * sin_w;
             out.g[k] = g;
             if g > 0.0 && (out.lowest == 0.0 || f < out.lowest) {
                 out.lowest = f;
@@ -191,7 +197,7 @@ impl Coefs {
             sum += g;
         }
         if sum > 0.0 {
-            let side = side_weights(st.kind, plate);
+            let side = side_weights_of(st.kind);
             for k in 0..MODES {
                 out.g[k] *= rate_gain[k] / sum;
                 let g = out.g[k];
@@ -201,9 +207,9 @@ impl Coefs {
                 let (al, w) = (alpha[k], omega[k]);
                 let p = (out.c[k], out.s[k]);
                 // Solve a A + b B + d = T at θ = 0 (all real) and θ = ω (complex).
-                let (a0, b0) = phasor_response(p, 0.0);
+                let (a0, b0) = phasor_response(p, (1.0, 0.0));
                 let t0 = mode_target(g, al, w, 0.0).0;
-                let (aw, bw) = phasor_response(p, w);
+                let (aw, bw) = phasor_response(p, turn[k]);
                 let tw = mode_target(g, al, w, w);
                 let (m11, m12, r1) = (aw.0 - a0.0, bw.0 - b0.0, tw.0 - t0);
                 let (m21, m22, r2) = (aw.1, bw.1, tw.1);

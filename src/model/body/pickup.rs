@@ -16,7 +16,8 @@
 //! sum (see `engine::voice::PICKUP_SPREAD`).
 
 use super::MODES;
-use super::modes::{BodyType, mode_shape};
+use super::modes::{BodyType, mode_shape, plate_modes};
+use std::sync::OnceLock;
 
 /// Where the left and right pickups sit on each body, as strike positions (0 = centre,
 /// 1 = edge). Chosen apart, so that the two hear different mode groups: on the bar one
@@ -32,6 +33,20 @@ pub fn pickup_positions(kind: BodyType) -> (f64, f64) {
         BodyType::Bell => (0.2, 0.75),
         BodyType::WoodBlock => (0.25, 0.75),
     }
+}
+
+/// [`side_weights`] of `kind`, made once for every kind (they depend on the kind
+/// alone): a note-on's retune reads them instead of evaluating `2 × MODES` mode shapes
+/// (Bessel series on the membrane). The first body made fills the table, off the
+/// audio thread; after that this is one atomic load.
+pub fn side_weights_of(kind: BodyType) -> &'static [f64; MODES] {
+    static TABLE: OnceLock<[[f64; MODES]; BodyType::ALL.len()]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let plate = plate_modes();
+        BodyType::ALL.map(|k| side_weights(k, &plate))
+    });
+    let i = BodyType::ALL.iter().position(|&k| k == kind).unwrap_or(0);
+    &table[i]
 }
 
 /// The side weight `s_k ∈ [−1, 1]` of every mode of `kind` (see the module doc).
