@@ -354,6 +354,8 @@ const DAMP_MARGIN: f64 = 0.95;
 
 impl ModalBody {
     pub fn new(settings: BodySettings, fs: f64) -> Self {
+        modes::prepare_tables();
+        side_weights_of(BodyType::None);
         let mut b = Self {
             re: [0.0; MODES],
             im: [0.0; MODES],
