@@ -248,9 +248,10 @@ fn bad_presets_are_refused_clearly_with_exit_2() {
 }
 
 /// The acceptance check: every preset, note 60 at full velocity, writes finite stereo
-/// audio peaking at −6 ±2 dBFS (the level calibration's promise for every patch).
+/// audio peaking at the calibrated target ±2 dB (the level calibration's promise for
+/// every patch).
 #[test]
-fn every_preset_renders_finite_stereo_at_minus_6_dbfs() {
+fn every_preset_renders_finite_stereo_at_the_target_peak() {
     let scratch = scratch::dir("cli-presets-level");
     let dir = scratch.path();
     let mut report = Vec::new();
@@ -276,7 +277,11 @@ fn every_preset_renders_finite_stereo_at_minus_6_dbfs() {
         let peak = s.iter().fold(0.0f32, |m, v| m.max(v.abs()));
         let db = 20.0 * (peak as f64).log10();
         report.push(format!("{}: {db:.2} dBFS", p.name));
-        assert!((db + 6.0).abs() <= 2.0, "{}: peak {db:.2} dBFS", p.name);
+        assert!(
+            (db - rebound::engine::level::TARGET_PEAK_DB).abs() <= 2.0,
+            "{}: peak {db:.2} dBFS",
+            p.name
+        );
     }
     println!("{}", report.join("\n"));
 }

@@ -1,5 +1,6 @@
-//! Calibrated level: a full-velocity strike peaks at [`TARGET_PEAK`] (−6 dBFS) for any
-//! patch, body and sample rate.
+//! Calibrated level: a full-velocity strike peaks at [`TARGET_PEAK`] (−10 dBFS) for any
+//! patch, body and sample rate: 10 dB of headroom, so a chord has room (four notes at
+//! velocity 100 on the default patch stay under 0 dBFS; nothing in the plugin clips).
 //!
 //! For each key of a patch, a scratch voice plays the full-velocity note offline, one
 //! contact and the body's first ringing (with any bounce that comes back while it
@@ -13,8 +14,10 @@ use super::params::EngineParams;
 use super::true_peak::TruePeak;
 use crate::model::body::BodyType;
 
-/// Peak of a full-velocity strike: −6 dBFS.
-pub const TARGET_PEAK: f64 = 0.5;
+/// Peak of a full-velocity strike, dBFS.
+pub const TARGET_PEAK_DB: f64 = -10.0;
+/// Peak of a full-velocity strike: [`TARGET_PEAK_DB`] as an amplitude.
+pub const TARGET_PEAK: f64 = 0.316_227_766_016_837_94;
 /// Longest calibration run, s: a contact longer than this is calibrated on its start.
 /// The run is played off the audio thread (see `levels`), so it can be long enough for
 /// a sub-audio body's four periods down to 4 Hz (a 20 Hz body tracked down the

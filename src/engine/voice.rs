@@ -151,7 +151,7 @@ pub struct Voice {
     /// The calibrated gains of this strike: scale what it puts into the dry path and
     /// the body (not the body's output: a re-strike does not step a ringing body).
     gain: level::Gains,
-    /// Keeps a calibration miss off the output clip (see `ceiling`).
+    /// Keeps a voice that ran away off the output (see `ceiling`).
     ceiling: Ceiling,
     fs: f64,
     declick: f64,

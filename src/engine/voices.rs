@@ -217,8 +217,8 @@ impl Engine {
     pub fn clock(&self) -> u64 {
         self.clock
     }
-    /// Largest |output| before the output clip since the last reset.
-    pub fn peak_before_clip(&self) -> f64 {
+    /// Largest |output| since the last reset (nothing clips it).
+    pub fn output_peak(&self) -> f64 {
         self.output.peak()
     }
 

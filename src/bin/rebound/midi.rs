@@ -346,9 +346,9 @@ fn render_job(
         write_plot(path, &r)
             .map_err(|e| ArgError(format!("--plot: cannot write {}: {e}", path.display())))?;
     }
-    let peak = r.peak();
+    let level = crate::common::level_summary(fs, &r.left, &r.right);
     Ok(format!(
-        "wrote {} ({:.3} s at {} Hz, {}, {} notes): peak {:.2} dBFS, {} guard events{}",
+        "wrote {} ({:.3} s at {} Hz, {}, {} notes): {level}, {} guard events{}",
         job.out.display(),
         r.len() as f64 / fs,
         fs,
@@ -358,7 +358,6 @@ fn render_job(
             "stereo float"
         },
         notes.len(),
-        20.0 * (peak.max(1e-12) as f64).log10(),
         r.guard_events,
         plot.map(|p| format!("; plot {}", p.display()))
             .unwrap_or_default()
