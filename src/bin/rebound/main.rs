@@ -5,6 +5,7 @@
 mod common;
 mod float;
 mod limits;
+mod measure;
 mod midi;
 mod paper;
 mod param_args;
