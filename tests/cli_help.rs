@@ -101,9 +101,10 @@ const OPTIONS: [(&str, &[&str]); 5] = [
             "mod-wheel",
             "mod-depth",
             "bend-range",
+            "irregularity",
         ],
     ),
-    ("presets", &["json", "values", "host"]),
+    ("presets", &["json", "values", "host", "measure"]),
 ];
 
 #[test]

@@ -15,8 +15,10 @@
 //!   and passes as it is (no limiter), through the engine.
 //! - Known misses, ignored until the calibration covers them (each asserts what should
 //!   hold, so `cargo test -- --ignored` shows them): a body so low that the run stops
-//!   before its ring peaks, and softer strikes louder than the full-velocity one the
-//!   calibration plays (a trapped mass's settling drag, the approximate clamp).
+//!   before its ring peaks, softer strikes louder than the full-velocity one the
+//!   calibration plays (a trapped mass's settling drag, the approximate clamp), and a
+//!   near-elastic train whose bounces come back after the ring window and pile up in a
+//!   long-ringing body (the property meets it now and then).
 
 use proptest::prelude::*;
 use rebound::engine::ceiling::CEILING;
@@ -289,4 +291,35 @@ fn a_softer_strike_with_the_approximate_clamp_never_crosses_the_line() {
     };
     assert_untouched(&p, 44_100.0, 60, 1.0);
     assert_untouched(&p, 44_100.0, 60, 0.5);
+}
+
+/// A near-elastic train (Bounciness 0.99) under weak gravity on a body ringing 10 s:
+/// its bounces come back every 58 ms, after the calibration's 40 ms ring window, so
+/// each is calibrated as a strike of its own, and they pile up in the body: 4.4 dB over
+/// the line 0.64 s after the strike. The property above draws such a train now and
+/// then (the voice ceiling used to hold it at the line; nothing limits it now).
+#[test]
+#[ignore = "known calibration miss: a near-elastic train piles up after the ring window"]
+fn a_near_elastic_train_in_a_long_ringing_body_never_crosses_the_line() {
+    let p = EngineParams {
+        v_min: 0.001,
+        v_max: 0.002_880_686_275_073_710_3,
+        velocity_curve: 0.25,
+        mass: 0.0001,
+        hardness_ms: 10.0,
+        alpha: 1.0,
+        restitution: 0.99,
+        correction: Correction::None,
+        clamp_target: ClampTarget::Approx,
+        bouncing: true,
+        gravity: 0.103_513_173_993_930_23,
+        body_freq: 1_834.167_068_068_760_5,
+        key_track: 0.0,
+        t60: 10.0,
+        brightness: 0.0,
+        position: 0.0,
+        mix: 1.0,
+        ..Default::default()
+    };
+    assert_untouched(&p, 44_100.0, 0, 1.0);
 }

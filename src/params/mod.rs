@@ -236,6 +236,10 @@ pub struct ReboundParams {
     /// Pitch-bend range of the body (48 semitones for MPE).
     #[id = "bend"]
     pub bend_range: FloatParam,
+    /// Per-bounce irregularity of a bouncing train (0 = the exact chain, as sessions
+    /// saved before it played).
+    #[id = "irreg"]
+    pub irregularity: FloatParam,
 }
 
 /// The plugin parameter `id`, polyphonically modulatable (CLAP) with the id of
@@ -294,6 +298,7 @@ impl Default for ReboundParams {
             mod_wheel: EnumParam::new("Mod wheel", ModWheelChoice::Off),
             mod_depth: number_param("mwamt"),
             bend_range: number_param("bend"),
+            irregularity: number_param("irreg"),
         }
     }
 }
@@ -411,6 +416,7 @@ impl ReboundParams {
             mod_wheel: self.mod_wheel.value().into(),
             mod_depth: heard(self.mod_depth.value() as f64),
             bend_range: heard(self.bend_range.value() as f64),
+            irregularity: heard(self.irregularity.value() as f64),
         }
         .within_limits()
     }
