@@ -102,6 +102,7 @@ const OPTIONS: [(&str, &[&str]); 5] = [
             "mod-depth",
             "bend-range",
             "irregularity",
+            "velocity-hardness",
         ],
     ),
     ("presets", &["json", "values", "host", "measure"]),

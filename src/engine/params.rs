@@ -75,6 +75,9 @@ pub struct EngineParams {
     /// Per-bounce irregularity of a bouncing train, 0–1 (0: the exact geometric
     /// chain; see `model::irregular`), drawn from the Seed.
     pub irregularity: f64,
+    /// Velocity → Hardness, 0–1 (Playable controls): a note at a fraction `r` of the
+    /// full-velocity speed has its contact time lengthened (see `humanize::Jitter`).
+    pub velocity_hardness: f64,
 }
 
 /// Which controls set the contact law.
@@ -183,6 +186,7 @@ impl Default for EngineParams {
             mod_depth: 0.5,
             bend_range: 2.0,
             irregularity: 0.0,
+            velocity_hardness: 0.5,
         }
     }
 }
@@ -226,6 +230,7 @@ pub const LIMITS: [EngineParams; 2] = [
         mod_depth: 0.0,
         bend_range: 0.0,
         irregularity: 0.0,
+        velocity_hardness: 0.0,
     },
     EngineParams {
         v_min: 50.0,
@@ -263,6 +268,7 @@ pub const LIMITS: [EngineParams; 2] = [
         mod_depth: 1.0,
         bend_range: 48.0,
         irregularity: 1.0,
+        velocity_hardness: 1.0,
     },
 ];
 
@@ -307,6 +313,7 @@ impl EngineParams {
             mod_depth: f(|p| p.mod_depth),
             bend_range: f(|p| p.bend_range),
             irregularity: f(|p| p.irregularity),
+            velocity_hardness: f(|p| p.velocity_hardness),
             ..*self
         }
     }

@@ -70,7 +70,7 @@ macro_rules! number {
 }
 
 /// Every numeric parameter, in the plugin's order.
-pub const NUMBERS: [NumberSpec; 25] = [
+pub const NUMBERS: [NumberSpec; 26] = [
     number!(
         "vmin",
         "Strike speed min",
@@ -320,6 +320,16 @@ pub const NUMBERS: [NumberSpec; 25] = [
         0,
         irregularity,
         "How much each bounce's restitution varies (drawn from the Seed): 0 = the exact chain"
+    ),
+    number!(
+        "velhard",
+        "Velocity to hardness",
+        "velocity-hardness",
+        " %",
+        Scale::Percent,
+        0,
+        velocity_hardness,
+        "How much softer a softer note strikes: its contact lengthens as its speed falls"
     ),
 ];
 

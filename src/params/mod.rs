@@ -240,6 +240,9 @@ pub struct ReboundParams {
     /// saved before it played).
     #[id = "irreg"]
     pub irregularity: FloatParam,
+    /// How much a softer note's contact lengthens (timbre with velocity).
+    #[id = "velhard"]
+    pub velocity_hardness: FloatParam,
 }
 
 /// The plugin parameter `id`, polyphonically modulatable (CLAP) with the id of
@@ -299,6 +302,7 @@ impl Default for ReboundParams {
             mod_depth: number_param("mwamt"),
             bend_range: number_param("bend"),
             irregularity: number_param("irreg"),
+            velocity_hardness: number_param("velhard"),
         }
     }
 }
@@ -417,6 +421,7 @@ impl ReboundParams {
             mod_depth: heard(self.mod_depth.value() as f64),
             bend_range: heard(self.bend_range.value() as f64),
             irregularity: heard(self.irregularity.value() as f64),
+            velocity_hardness: heard(self.velocity_hardness.value() as f64),
         }
         .within_limits()
     }
