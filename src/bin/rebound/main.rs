@@ -10,6 +10,7 @@ mod midi;
 mod paper;
 mod param_args;
 mod plot;
+mod plot_sound;
 mod presets;
 mod render;
 mod train;
