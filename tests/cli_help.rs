@@ -101,9 +101,11 @@ const OPTIONS: [(&str, &[&str]); 5] = [
             "mod-wheel",
             "mod-depth",
             "bend-range",
+            "irregularity",
+            "velocity-hardness",
         ],
     ),
-    ("presets", &["json", "values", "host"]),
+    ("presets", &["json", "values", "host", "measure"]),
 ];
 
 #[test]

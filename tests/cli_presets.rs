@@ -247,10 +247,13 @@ fn bad_presets_are_refused_clearly_with_exit_2() {
     );
 }
 
-/// The acceptance check: every preset, note 60 at full velocity, writes finite stereo
-/// audio peaking at −6 ±2 dBFS (the level calibration's promise for every patch).
+/// The library's loudness: every preset, note 60 at full velocity (2 s), writes finite
+/// stereo audio whose maximum momentary loudness (BS.1770, 400 ms) is [`LIBRARY_LUFS`]
+/// ±1.5 LU, with its true peak at or under −1 dBTP; a preset the peak cap holds under
+/// the loudness says so in its description, and sits on the cap (within 0.5 dB).
 #[test]
-fn every_preset_renders_finite_stereo_at_minus_6_dbfs() {
+fn every_preset_renders_at_the_library_loudness_under_the_peak_cap() {
+    const LIBRARY_LUFS: f64 = -23.0;
     let scratch = scratch::dir("cli-presets-level");
     let dir = scratch.path();
     let mut report = Vec::new();
@@ -273,10 +276,38 @@ fn every_preset_renders_finite_stereo_at_minus_6_dbfs() {
         assert_eq!(code, 0, "{}: {out}{err}", p.name);
         let s = samples(&wav);
         assert!(s.iter().all(|v| v.is_finite()), "{}", p.name);
-        let peak = s.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-        let db = 20.0 * (peak as f64).log10();
-        report.push(format!("{}: {db:.2} dBFS", p.name));
-        assert!((db + 6.0).abs() <= 2.0, "{}: peak {db:.2} dBFS", p.name);
+        let (l, r): (Vec<f32>, Vec<f32>) = s.chunks(2).map(|c| (c[0], c[1])).unzip();
+        let m = rebound::loudness::measure(48_000, &l, &r).unwrap();
+        let held = p.description.contains("peak cap");
+        report.push(format!(
+            "{}: {:.1} LUFS, {:.2} dBTP{}",
+            p.name,
+            m.momentary_max,
+            m.true_peak_db,
+            if held { " (held by the cap)" } else { "" }
+        ));
+        assert!(
+            m.true_peak_db <= -1.0,
+            "{}: {:.2} dBTP",
+            p.name,
+            m.true_peak_db
+        );
+        if held {
+            assert!(
+                m.true_peak_db >= -1.5,
+                "{}: {:.2} dBTP",
+                p.name,
+                m.true_peak_db
+            );
+            assert!(m.momentary_max < LIBRARY_LUFS, "{}: not held", p.name);
+        } else {
+            assert!(
+                (m.momentary_max - LIBRARY_LUFS).abs() <= 1.5,
+                "{}: {:.1} LUFS",
+                p.name,
+                m.momentary_max
+            );
+        }
     }
     println!("{}", report.join("\n"));
 }

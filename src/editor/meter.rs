@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The meter's floor, dBFS: silence reads this.
 pub const METER_FLOOR_DB: f32 = -60.0;
-/// Its top, dBFS (the output stage clips at +6).
+/// Its top, dBFS (nothing clips at 0 dBFS inside the plugin: a chord's overs show).
 pub const METER_TOP_DB: f32 = 6.0;
 /// How fast the bar falls, dB/s.
 pub const FALL_DB_PER_S: f32 = 24.0;

@@ -1,29 +1,22 @@
-//! A voice's ceiling: what keeps a calibration miss from reaching the output clip.
+//! A voice's runaway guard: what keeps a voice that has gone numerically wild (a
+//! contact whose integration blows up, a body driven past any strike's reach) from
+//! reaching the output, without touching anything musical.
 //!
 //! The level calibration (`level`) plays a strike's first contact and the body's first
-//! ringing. Some patches outgrow that: an Expert contact slower than the calibration's
-//! run keeps pressing harder after it, and a near-elastic bounce train whose impacts come
-//! back after the ring window piles up in a long-ringing body. On 1000 random patches
-//! over the full ranges (one note each, 48 kHz), 22 took a single voice over 0 dBFS and
-//! 14 into the output's +6 dBFS clip (a flat-topped, harsh distortion), 10 of them so far
-//! over that the voice's runaway guard cut it dead. With the ceiling: 1 over 0 dBFS, by
-//! 0.3 dB (the output's DC blocker lifting a slow swell), none at the clip, no guard
-//! event (the guard now looks at what passes the ceiling: only a sample that is not a
-//! number, or infinite, trips it).
-//!
-//! The ceiling sits 6 dB over the calibrated peak ([`CEILING`]), so a strike the
-//! calibration got right never reaches it. A voice that does is turned down at once, by
-//! just enough for that sample to sit on the ceiling (a gain change at a peak, where the
-//! wave is flat: a bend, not a step or a flat top), and comes back up with a
-//! [`RECOVERY`] time constant. Peak limiting without lookahead: per voice, so a loud
-//! voice does not duck the others, and in the voice's own path, so its output stays
-//! continuous through a re-strike.
+//! ringing, so a calibrated full-velocity strike peaks at −10 dBFS. Some patches outgrow
+//! the calibration (an Expert contact slower than its run keeps pressing harder after
+//! it; a near-elastic bounce train piles up in a long-ringing body) and come out a few
+//! dB louder than that: that is their sound, and it passes as it is. Only a voice over
+//! [`CEILING`] (+24 dBFS, 34 dB over the calibrated peak: no strike of any patch gets
+//! there) is turned down, by just enough for that sample to sit on it (a gain change at
+//! a peak, where the wave is flat: a bend, not a step), and comes back up with a
+//! [`RECOVERY`] time constant. Per voice, so a wild voice does not duck the others, and
+//! in the voice's own path, so its output stays continuous through a re-strike.
 
-use super::level::TARGET_PEAK;
+use super::output::RUNAWAY;
 
-/// The ceiling on a voice's mono output: twice the calibrated full-velocity peak,
-/// 6 dB over it, at 0 dBFS.
-pub const CEILING: f64 = TARGET_PEAK * 2.0;
+/// The ceiling on a voice's mono output: the output's runaway threshold, +24 dBFS.
+pub const CEILING: f64 = RUNAWAY;
 /// Time constant of the gain's way back to 1, s.
 pub const RECOVERY: f64 = 0.2;
 
@@ -34,8 +27,8 @@ pub struct Ceiling {
     /// Per-sample recovery coefficient toward 1.
     coef: f64,
     /// Samples it turned down since it was made, and the largest of them over the
-    /// ceiling (1: none): a calibrated strike leaves these at 0 and 1, so tests can
-    /// tell a calibration miss the ceiling hid from a strike that never reached it.
+    /// ceiling (1: none): a strike that is music leaves these at 0 and 1, so tests can
+    /// tell a sound the guard changed from one it never touched.
     engaged: u64,
     worst: f64,
 }
@@ -68,7 +61,7 @@ impl Ceiling {
     }
 
     /// The loudest sample it turned down, over the ceiling (1: none): how far over
-    /// 0 dBFS the voice would have gone without it.
+    /// +24 dBFS the voice would have gone without it.
     pub fn worst_overshoot(&self) -> f64 {
         self.worst
     }

@@ -1,5 +1,6 @@
-//! Calibrated level: a full-velocity strike peaks at [`TARGET_PEAK`] (−6 dBFS) for any
-//! patch, body and sample rate.
+//! Calibrated level: a full-velocity strike peaks at [`TARGET_PEAK`] (−10 dBFS) for any
+//! patch, body and sample rate: 10 dB of headroom, so a chord has room (four notes at
+//! velocity 100 on the default patch stay under 0 dBFS; nothing in the plugin clips).
 //!
 //! For each key of a patch, a scratch voice plays the full-velocity note offline, one
 //! contact and the body's first ringing (with any bounce that comes back while it
@@ -8,13 +9,20 @@
 //! the table's rate, so the level does not move with the rate; the gains are kept in a
 //! table per patch and rate (`level_table`), made off the audio thread (`levels`), so
 //! a note-on costs a lookup. Lower velocities keep their physics: quieter.
+//!
+//! At one peak a high key sounds louder than a low one (its ring lies where the ear,
+//! and BS.1770's K-weighting, is more sensitive; 7.5 LU from note 36 to 96 on the
+//! default patch): a key whose ring is louder than middle C's is cut to it
+//! ([`keyboard_cut`]), from the K-weighted energy of the ring each calibration reads.
 
 use super::params::EngineParams;
 use super::true_peak::TruePeak;
 use crate::model::body::BodyType;
 
-/// Peak of a full-velocity strike: −6 dBFS.
-pub const TARGET_PEAK: f64 = 0.5;
+/// Peak of a full-velocity strike, dBFS.
+pub const TARGET_PEAK_DB: f64 = -10.0;
+/// Peak of a full-velocity strike: [`TARGET_PEAK_DB`] as an amplitude.
+pub const TARGET_PEAK: f64 = 0.316_227_766_016_837_94;
 /// Longest calibration run, s: a contact longer than this is calibrated on its start.
 /// The run is played off the audio thread (see `levels`), so it can be long enough for
 /// a sub-audio body's four periods down to 4 Hz (a 20 Hz body tracked down the
@@ -55,6 +63,48 @@ pub fn a_weight(f: f64) -> f64 {
     let r = c4 * c4 * f2 * f2
         / ((f2 + c1 * c1) * ((f2 + c2 * c2) * (f2 + c3 * c3)).sqrt() * (f2 + c4 * c4));
     r * 10f64.powf(2.0 / 20.0)
+}
+
+/// The key whose loudness the rest of the keyboard is brought down to (middle C).
+pub const REFERENCE_KEY: u8 = 60;
+
+/// K-weighting (ITU-R BS.1770-4, §2.1: its pre-filter and RLB high-pass) as a linear
+/// gain at `f` Hz: the standard's two biquads at 48 kHz evaluated on the unit circle
+/// (above 24 kHz, their value there). The loudness of a strike's ring is read with it.
+pub fn k_weight(f: f64) -> f64 {
+    const SHELF: ([f64; 3], [f64; 2]) = (
+        [
+            1.535_124_859_586_97,
+            -2.691_696_189_406_38,
+            1.198_392_810_852_85,
+        ],
+        [-1.690_659_293_182_41, 0.732_480_774_215_85],
+    );
+    const RLB: ([f64; 3], [f64; 2]) = (
+        [1.0, -2.0, 1.0],
+        [-1.990_047_454_833_98, 0.990_072_250_366_21],
+    );
+    let w = 2.0 * std::f64::consts::PI * f.clamp(0.0, 24_000.0) / 48_000.0;
+    let mag = |(b, a): ([f64; 3], [f64; 2])| {
+        let (c1, s1, c2, s2) = (w.cos(), w.sin(), (2.0 * w).cos(), (2.0 * w).sin());
+        let num = (b[0] + b[1] * c1 + b[2] * c2).hypot(b[1] * s1 + b[2] * s2);
+        let den = (1.0 + a[0] * c1 + a[1] * c2).hypot(a[0] * s1 + a[1] * s2);
+        num / den
+    };
+    mag(SHELF) * mag(RLB)
+}
+
+/// The gain that brings a key whose ring has the K-weighted energy `e` down to the
+/// reference key's `reference` (both at their calibrated gains): a key louder than
+/// middle C is cut to it, a quieter one is left at its peak (lifting it would take a
+/// low chord over 0 dBFS). 1 when either is not a positive energy.
+pub fn keyboard_cut(e: f64, reference: f64) -> f64 {
+    let g = (reference / e).sqrt();
+    if g.is_finite() && g > 0.0 {
+        g.min(1.0)
+    } else {
+        1.0
+    }
 }
 
 /// The gain that makes a strike of loudness `e` as loud as the reference's `reference`
@@ -139,6 +189,8 @@ pub struct Peaks {
     /// The A-weighted energy of the output's ring from the end of the run over
     /// [`LOUDNESS_WINDOW`].
     pub loudness: f64,
+    /// The same, K-weighted ([`k_weight`]).
+    pub k_loudness: f64,
 }
 
 impl Peaks {
@@ -172,6 +224,32 @@ mod tests {
         ] {
             let got = 20.0 * a_weight(f).log10();
             assert!((got - db).abs() < 0.15, "{f} Hz: {got:.2} dB, table {db}");
+        }
+    }
+
+    #[test]
+    fn k_weighting_is_the_standards() {
+        let db = |f: f64| 20.0 * k_weight(f).log10();
+        // BS.1770's −0.691 dB offset is the K-weighting's gain at 1 kHz.
+        assert!((db(1000.0) - 0.691).abs() < 0.01, "{}", db(1000.0));
+        // The pre-filter's shelf is +4 dB at the top; the RLB high-pass is two
+        // real poles near 38 Hz (−13 dB at 20 Hz).
+        assert!((db(12_000.0) - 4.0).abs() < 0.2, "{}", db(12_000.0));
+        assert!((db(20.0) + 13.0).abs() < 1.0, "{}", db(20.0));
+        assert_eq!(k_weight(30_000.0), k_weight(24_000.0));
+    }
+
+    #[test]
+    fn the_keyboard_cut_only_cuts() {
+        assert_eq!(keyboard_cut(4.0, 1.0), 0.5);
+        assert_eq!(keyboard_cut(1.0, 4.0), 1.0);
+        for (e, r) in [
+            (0.0, 1.0),
+            (1.0, 0.0),
+            (f64::NAN, 1.0),
+            (1.0, f64::INFINITY),
+        ] {
+            assert_eq!(keyboard_cut(e, r), 1.0, "{e} {r}");
         }
     }
 

@@ -91,7 +91,8 @@ pub const MIX_GLIDE_TOLERANCE: f64 = 1e-3;
 /// The parameters a strike's level depends on: `p` with everything that cannot change
 /// a full-velocity strike's peak or loudness set to its default (the output gain and
 /// width, the voice count, what a note-off does, the velocity curve, the humanize
-/// amount and seed, the mod wheel's routing and the bend range), and both speeds at the
+/// amount and seed, the mod wheel's routing, the bend range and Velocity → Hardness,
+/// which only moves a softer strike), and both speeds at the
 /// full-velocity one (the larger: a patch may have them either way round). A table is
 /// rebuilt only when these change.
 pub fn level_params(p: &EngineParams) -> EngineParams {
@@ -111,6 +112,7 @@ pub fn level_params(p: &EngineParams) -> EngineParams {
         mod_wheel: d.mod_wheel,
         mod_depth: d.mod_depth,
         bend_range: d.bend_range,
+        velocity_hardness: d.velocity_hardness,
         ..*p
     }
 }

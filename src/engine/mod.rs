@@ -26,7 +26,7 @@ pub mod voice;
 mod voices;
 
 pub use offline::{NoteSpec, Rendered, render, render_with_progress};
-pub use output::OUTPUT_CLIP;
+pub use output::RUNAWAY;
 pub use params::{Controls, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, within};
 pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;

@@ -1,8 +1,9 @@
 //! The stereo image and the output stage: each voice's pan (from its key and strike
 //! position) and the body's pickups make a side signal next to the voice's mid; the
 //! output stage turns mid and side into left and right, with a DC blocker per channel
-//! (the dry force pulse is one-signed), the smoothed gain, and the guard and clip on
-//! what leaves the engine.
+//! (the dry force pulse is one-signed), the smoothed gain, and the runaway guard on
+//! what leaves the engine: nothing musical is clipped or limited here (a chord may go
+//! over 0 dBFS in the host's float bus; the host's fader is where it is brought down).
 //!
 //! Mono compatibility is built in: left = mid + side and right = mid − side, so the
 //! mono sum `(L + R) / 2` is the mid, whatever the width, and neither channel can be
@@ -41,8 +42,11 @@ pub fn pan_of(key: u8, position: f64) -> f64 {
 
 /// Corner of the output DC blocker, Hz.
 const DC_CORNER: f64 = 2.0;
-/// The output stage clips here (+6 dBFS) whatever happens upstream.
-pub const OUTPUT_CLIP: f32 = 2.0;
+/// The runaway guard's threshold, +24 dBFS: a sample over it (or not a number) is not
+/// music but a numerical failure upstream, and is silenced. A full-velocity strike
+/// peaks at [`TARGET_PEAK`](super::level::TARGET_PEAK) (−10 dBFS), so 16 of them in
+/// phase stay 10 dB under it.
+pub const RUNAWAY: f64 = 16.0;
 
 fn gain_of_db(db: f64) -> f64 {
     10f64.powf(db / 20.0)
@@ -54,7 +58,7 @@ pub struct OutputStage {
     dc_x1: [f64; 2],
     dc_y1: [f64; 2],
     dc_r: f64,
-    /// Largest |output| before the clip since the last reset.
+    /// Largest |output| since the last reset.
     peak: f64,
     fs: f64,
 }
@@ -106,8 +110,9 @@ impl OutputStage {
     }
 
     /// One stereo sample (L, R): DC blockers, gain gliding to `gain_db`, then the guard.
-    /// Returns the clipped output and false when the guard caught a non-finite value
-    /// (both channels are then silenced, so the image never tears).
+    /// Returns the output, neither clipped nor limited, and false when the guard caught
+    /// a value that is not finite or over [`RUNAWAY`] (both channels are then
+    /// silenced, so the image never tears).
     #[inline]
     pub fn process(&mut self, sum: [f64; 2], gain_db: f64) -> ([f32; 2], bool) {
         let gain = self.gain.next(gain_of_db(gain_db));
@@ -118,14 +123,35 @@ impl OutputStage {
             self.dc_y1[c] = y;
             g[c] = y * gain;
         }
-        let ok = g[0].is_finite() && g[1].is_finite();
+        // `!(x <= RUNAWAY)` is also true for a NaN.
+        let ok = g[0].abs() <= RUNAWAY && g[1].abs() <= RUNAWAY;
         if !ok {
             self.dc_x1 = [0.0; 2];
             self.dc_y1 = [0.0; 2];
             g = [0.0; 2];
         }
         self.peak = self.peak.max(g[0].abs()).max(g[1].abs());
-        let clip = |v: f64| (v as f32).clamp(-OUTPUT_CLIP, OUTPUT_CLIP);
-        ([clip(g[0]), clip(g[1])], ok)
+        ([g[0] as f32, g[1] as f32], ok)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A loud chord passes as it is (no clip, no limiter); only a value over +24 dBFS,
+    /// or one that is not a number, trips the guard, which silences both channels.
+    #[test]
+    fn only_a_runaway_trips_the_guard() {
+        let mut o = OutputStage::new(48_000.0);
+        let (y, ok) = o.process([4.0, -3.0], 0.0);
+        assert!(ok);
+        // The DC blocker's first sample passes the input as it is.
+        assert_eq!(y, [4.0, -3.0]);
+        assert_eq!(o.peak(), 4.0);
+        for bad in [RUNAWAY * 1.01, f64::NAN, f64::INFINITY] {
+            let mut o = OutputStage::new(48_000.0);
+            assert_eq!(o.process([0.1, bad], 0.0), ([0.0, 0.0], false), "{bad}");
+        }
     }
 }

@@ -72,6 +72,12 @@ pub struct EngineParams {
     pub mod_depth: f64,
     /// Pitch-bend range for the body, semitones (48 for MPE controllers).
     pub bend_range: f64,
+    /// Per-bounce irregularity of a bouncing train, 0–1 (0: the exact geometric
+    /// chain; see `model::irregular`), drawn from the Seed.
+    pub irregularity: f64,
+    /// Velocity → Hardness, 0–1 (Playable controls): a note at a fraction `r` of the
+    /// full-velocity speed has its contact time lengthened (see `humanize::Jitter`).
+    pub velocity_hardness: f64,
 }
 
 /// Which controls set the contact law.
@@ -179,6 +185,8 @@ impl Default for EngineParams {
             mod_wheel: ModWheel::Off,
             mod_depth: 0.5,
             bend_range: 2.0,
+            irregularity: 0.0,
+            velocity_hardness: 0.5,
         }
     }
 }
@@ -221,6 +229,8 @@ pub const LIMITS: [EngineParams; 2] = [
         mod_wheel: ModWheel::Off,
         mod_depth: 0.0,
         bend_range: 0.0,
+        irregularity: 0.0,
+        velocity_hardness: 0.0,
     },
     EngineParams {
         v_min: 50.0,
@@ -257,6 +267,8 @@ pub const LIMITS: [EngineParams; 2] = [
         mod_wheel: ModWheel::Off,
         mod_depth: 1.0,
         bend_range: 48.0,
+        irregularity: 1.0,
+        velocity_hardness: 1.0,
     },
 ];
 
@@ -300,6 +312,8 @@ impl EngineParams {
             seed: f(|p| p.seed).round(),
             mod_depth: f(|p| p.mod_depth),
             bend_range: f(|p| p.bend_range),
+            irregularity: f(|p| p.irregularity),
+            velocity_hardness: f(|p| p.velocity_hardness),
             ..*self
         }
     }

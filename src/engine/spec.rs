@@ -70,7 +70,7 @@ macro_rules! number {
 }
 
 /// Every numeric parameter, in the plugin's order.
-pub const NUMBERS: [NumberSpec; 24] = [
+pub const NUMBERS: [NumberSpec; 26] = [
     number!(
         "vmin",
         "Strike speed min",
@@ -310,6 +310,26 @@ pub const NUMBERS: [NumberSpec; 24] = [
         0,
         bend_range,
         "Pitch-bend range of the body, semitones (48 for MPE)"
+    ),
+    number!(
+        "irreg",
+        "Irregularity",
+        "irregularity",
+        " %",
+        Scale::Percent,
+        0,
+        irregularity,
+        "How much each bounce's restitution varies (drawn from the Seed): 0 = the exact chain"
+    ),
+    number!(
+        "velhard",
+        "Velocity to hardness",
+        "velocity-hardness",
+        " %",
+        Scale::Percent,
+        0,
+        velocity_hardness,
+        "How much softer a softer note strikes: its contact lengthens as its speed falls"
     ),
 ];
 

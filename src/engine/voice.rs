@@ -11,14 +11,14 @@ use super::output::{PICKUP_SPREAD, pan_of};
 use super::params::EngineParams;
 use crate::model::body::{BodyType, ModalBody};
 use crate::model::hardness::UnitTime;
-use crate::model::{BounceSample, Bouncer, Contact, Phase};
+use crate::model::{BounceSample, Bouncer, Contact, Irregularity, Phase};
 
 mod calibrate;
 mod settings;
 mod tail;
 use settings::contact_cached;
 pub use settings::{
-    body_settings, contact_of, latch_cached, latch_of, train_of, velocity_to_speed,
+    body_settings, contact_of, latch_cached, latch_of, train_of, train_seed, velocity_to_speed,
 };
 use tail::{Tail, excitation};
 
@@ -151,7 +151,7 @@ pub struct Voice {
     /// The calibrated gains of this strike: scale what it puts into the dry path and
     /// the body (not the body's output: a re-strike does not step a ringing body).
     gain: level::Gains,
-    /// Keeps a calibration miss off the output clip (see `ceiling`).
+    /// Keeps a voice that ran away off the output (see `ceiling`).
     ceiling: Ceiling,
     fs: f64,
     declick: f64,
@@ -386,7 +386,9 @@ impl Voice {
         self.latch(latch.contact_at(v_max), v_max);
         // The strike speed is the note's, not a parameter: its jitter applies here.
         let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
-        self.bouncer = Some(Bouncer::new(latch, v_in, self.fs, train_of(p)));
+        let irregular = Irregularity::new(p.irregularity, train_seed(p.seed, key, now));
+        self.bouncer =
+            Some(Bouncer::new(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular));
         self.body.retune(body_settings(p, key), self.fs);
         self.body_stale = false;
     }

@@ -7,7 +7,7 @@ use super::humanize::Humanizer;
 use super::levels::{Levels, WorkerLink};
 use super::mpe::Zones;
 use super::output::OutputStage;
-use super::params::{EngineParams, MAX_VOICES, NoteOff};
+use super::params::{Controls, EngineParams, MAX_VOICES, NoteOff};
 use super::smoothing::{SMOOTHING_TIME, Smoothed};
 use super::trace::{ContactTrace, Tracer};
 use super::voice::{StrikeSetup, Voice, VoiceSample};
@@ -217,8 +217,8 @@ impl Engine {
     pub fn clock(&self) -> u64 {
         self.clock
     }
-    /// Largest |output| before the output clip since the last reset.
-    pub fn peak_before_clip(&self) -> f64 {
+    /// Largest |output| since the last reset (nothing clips it).
+    pub fn output_peak(&self) -> f64 {
         self.output.peak()
     }
 
@@ -308,8 +308,20 @@ impl Engine {
         // The mix the strike starts with (it differs from the patch's while Mix or Body
         // glides; see `level_table::Entry::glide`).
         let mix = self.mix.value;
-        // One humanize draw per note-on, whichever voice plays it.
-        let jitter = self.humanizer.draw(&self.params);
+        // One humanize draw per note-on, whichever voice plays it, and the contact
+        // time Velocity → Hardness gives a softer note (a Playable control: Expert
+        // controls play the contact law as set).
+        let top = self.params.v_max.max(self.params.v_min);
+        let ratio = crate::voice::velocity_to_speed(&self.params, velocity as f64) / top;
+        let amount = match self.params.controls {
+            Controls::Playable => self.params.velocity_hardness,
+            Controls::Expert => 0.0,
+        };
+        let jitter = self.humanizer.draw(&self.params).with_velocity_hardness(
+            ratio,
+            amount,
+            self.params.alpha,
+        );
         // A note on a sounding key re-strikes that voice.
         if let Some(i) = self
             .voices

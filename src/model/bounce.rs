@@ -25,6 +25,7 @@
 
 use super::contact::Contact;
 use super::impact::Impact;
+use super::irregular::Irregularity;
 use super::scheme::{ClampTarget, Scheme};
 use super::{load, prop1, restitution};
 
@@ -163,6 +164,8 @@ pub struct Bouncer {
     rest: bool,
     /// Samples stepped.
     elapsed: u64,
+    /// Each flight's take-off speed varies by this (`irregular`; none by default).
+    irregular: Irregularity,
 }
 
 impl Bouncer {
@@ -200,7 +203,14 @@ impl Bouncer {
             last,
             rest: false,
             elapsed: 0,
+            irregular: Irregularity::NONE,
         }
+    }
+
+    /// This train with each flight's take-off speed varied by `irregular` (see
+    /// `irregular`; [`Irregularity::NONE`] leaves the exact chain).
+    pub fn with_irregularity(self, irregular: Irregularity) -> Self {
+        Self { irregular, ..self }
     }
 
     pub fn phase(&self) -> Phase {
@@ -346,7 +356,10 @@ impl Bouncer {
             self.finish(true);
             return;
         }
-        let (x0, v0) = (self.impact.x().min(0.0), self.impact.v());
+        let (x0, mut v0) = (self.impact.x().min(0.0), self.impact.v());
+        if self.irregular.amount() > 0.0 {
+            v0 *= self.irregular.factor(self.impacts);
+        }
         match self.train.gravity {
             Some(g) if v0 < 0.0 && v0.is_finite() && self.impacts < MAX_IMPACTS => {
                 let t_return = (-v0 + (v0 * v0 - 2.0 * g * x0).sqrt()) / g;

@@ -236,6 +236,13 @@ pub struct ReboundParams {
     /// Pitch-bend range of the body (48 semitones for MPE).
     #[id = "bend"]
     pub bend_range: FloatParam,
+    /// Per-bounce irregularity of a bouncing train (0 = the exact chain, as sessions
+    /// saved before it played).
+    #[id = "irreg"]
+    pub irregularity: FloatParam,
+    /// How much a softer note's contact lengthens (timbre with velocity).
+    #[id = "velhard"]
+    pub velocity_hardness: FloatParam,
 }
 
 /// The plugin parameter `id`, polyphonically modulatable (CLAP) with the id of
@@ -294,6 +301,8 @@ impl Default for ReboundParams {
             mod_wheel: EnumParam::new("Mod wheel", ModWheelChoice::Off),
             mod_depth: number_param("mwamt"),
             bend_range: number_param("bend"),
+            irregularity: number_param("irreg"),
+            velocity_hardness: number_param("velhard"),
         }
     }
 }
@@ -411,6 +420,8 @@ impl ReboundParams {
             mod_wheel: self.mod_wheel.value().into(),
             mod_depth: heard(self.mod_depth.value() as f64),
             bend_range: heard(self.bend_range.value() as f64),
+            irregularity: heard(self.irregularity.value() as f64),
+            velocity_hardness: heard(self.velocity_hardness.value() as f64),
         }
         .within_limits()
     }

@@ -77,3 +77,21 @@ pub struct Setup {
     /// Damping from a coefficient of restitution (seed 000) instead of `--mu`.
     pub restitution: Option<f64>,
 }
+
+/// A render's level as a sound designer reads it: sample peak, true peak, the largest
+/// momentary loudness (BS.1770, 400 ms) and the integrated loudness, and how many
+/// samples went over full scale (nothing in the engine clips them).
+pub fn level_summary(fs: f64, left: &[f32], right: &[f32]) -> String {
+    let Some(l) = rebound::loudness::measure(fs.round() as u32, left, right) else {
+        let peak = left.iter().chain(right).fold(0f32, |a, s| a.max(s.abs()));
+        return format!("peak {:.2} dBFS", 20.0 * (peak.max(1e-12) as f64).log10());
+    };
+    format!(
+        "peak {:.2} dBFS, true peak {:.2} dBTP, momentary max {:.1} LUFS, integrated {:.1} LUFS, {} samples over 0 dBFS",
+        l.sample_peak_db.max(-240.0),
+        l.true_peak_db.max(-240.0),
+        l.momentary_max.max(-240.0),
+        l.integrated.max(-240.0),
+        l.over_full_scale
+    )
+}

@@ -5,10 +5,12 @@
 mod common;
 mod float;
 mod limits;
+mod measure;
 mod midi;
 mod paper;
 mod param_args;
 mod plot;
+mod plot_sound;
 mod presets;
 mod render;
 mod train;

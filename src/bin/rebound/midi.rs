@@ -28,6 +28,7 @@
 
 use crate::plot::write_plot;
 use crate::wav::write_wav;
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use rebound::engine::{Engine, EngineParams, Rendered};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -62,6 +63,9 @@ enum Step {
 
 /// Renders `notes` and `controls` through a fresh engine: `samples` long, or (`None`)
 /// until every voice has ended after the last event, at most [`TAIL_CAP`] s more.
+/// `progress` hears the samples rendered so far, every tenth of a second of output,
+/// and the length the render will have (the last event's sample, until the tail
+/// runs past it).
 pub fn render_notes(
     params: &EngineParams,
     fs: f64,
@@ -69,6 +73,7 @@ pub fn render_notes(
     controls: &[Control],
     samples: Option<usize>,
     with_force: bool,
+    progress: &dyn Fn(usize, usize),
 ) -> Rendered {
     let mut engine = Engine::new(fs);
     engine.set_params(params);
@@ -115,17 +120,25 @@ pub fn render_notes(
     let mut left: Vec<f32> = Vec::with_capacity(end + 1);
     let mut right: Vec<f32> = Vec::with_capacity(end + 1);
     let mut force: Vec<f32> = Vec::new();
-    // Renders on to `to` samples.
+    // Renders on to `to` samples, in blocks of a tenth of a second (the output does not
+    // depend on the blocks), telling `progress` after each.
+    let block = ((fs / 10.0) as usize).max(1);
     let mut run = |engine: &mut Engine, left: &mut Vec<f32>, right: &mut Vec<f32>, to: usize| {
-        let pos = left.len();
-        left.resize(to, 0.0);
-        right.resize(to, 0.0);
-        let (l, r) = (&mut left[pos..], &mut right[pos..]);
-        if with_force {
-            force.resize(to, 0.0);
-            engine.render_with_force(l, r, Some(&mut force[pos..]));
-        } else {
-            engine.render(l, r);
+        while left.len() < to {
+            let pos = left.len();
+            let next = to.min(pos + block);
+            left.resize(next, 0.0);
+            right.resize(next, 0.0);
+            let (l, r) = (&mut left[pos..], &mut right[pos..]);
+            if with_force {
+                force.resize(next, 0.0);
+                engine.render_with_force(l, r, Some(&mut force[pos..]));
+            } else {
+                engine.render(l, r);
+            }
+            if next / block != pos / block {
+                progress(next, end.max(next));
+            }
         }
     };
     for &(at, step) in &events {
@@ -305,6 +318,8 @@ pub fn render_midi(
         .map_or(1, |n| n.get())
         .min(jobs.len());
     let next = AtomicUsize::new(0);
+    // One progress bar per output, on stderr (drawn only on a terminal).
+    let multi = MultiProgress::new();
     let results: Mutex<Vec<Option<Result<String, ArgError>>>> = Mutex::new(vec![None; jobs.len()]);
     std::thread::scope(|scope| {
         for _ in 0..workers {
@@ -313,7 +328,7 @@ pub fn render_midi(
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(job) = jobs.get(i) else { break };
                     let c = &controls[job.song];
-                    let r = render_job(job, &notes[i], c, params, fs, samples, plot, bits);
+                    let r = render_job(job, &notes[i], c, params, fs, samples, plot, bits, &multi);
                     results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(r);
                 }
             });
@@ -338,17 +353,41 @@ fn render_job(
     samples: Option<usize>,
     plot: Option<&Path>,
     bits: u16,
+    progress: &MultiProgress,
 ) -> Result<String, ArgError> {
-    let r = render_notes(params, fs, notes, controls, samples, plot.is_some());
+    let bar = progress.add(ProgressBar::new(1));
+    if let Ok(style) = ProgressStyle::with_template(
+        "{prefix} {bar:40} {percent:>3}% ({elapsed} elapsed, ~{eta} left)",
+    ) {
+        bar.set_style(style);
+    }
+    bar.set_prefix(
+        job.out
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+    );
+    let r = render_notes(
+        params,
+        fs,
+        notes,
+        controls,
+        samples,
+        plot.is_some(),
+        &|pos, len| {
+            bar.set_length(len as u64);
+            bar.set_position(pos as u64);
+        },
+    );
+    bar.finish_and_clear();
     write_wav(&job.out, fs.round() as u32, bits, &r.left, &r.right)
         .map_err(|e| ArgError(format!("--out: cannot write {}: {e}", job.out.display())))?;
     if let Some(path) = plot {
         write_plot(path, &r)
             .map_err(|e| ArgError(format!("--plot: cannot write {}: {e}", path.display())))?;
     }
-    let peak = r.peak();
+    let level = crate::common::level_summary(fs, &r.left, &r.right);
     Ok(format!(
-        "wrote {} ({:.3} s at {} Hz, {}, {} notes): peak {:.2} dBFS, {} guard events{}",
+        "wrote {} ({:.3} s at {} Hz, {}, {} notes): {level}, {} guard events{}",
         job.out.display(),
         r.len() as f64 / fs,
         fs,
@@ -358,7 +397,6 @@ fn render_job(
             "stereo float"
         },
         notes.len(),
-        20.0 * (peak.max(1e-12) as f64).log10(),
         r.guard_events,
         plot.map(|p| format!("; plot {}", p.display()))
             .unwrap_or_default()

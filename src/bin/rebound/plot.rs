@@ -1,6 +1,8 @@
-//! `rebound render --plot FILE`: the waveform, the summed wall force and the per-bounce
-//! energy drift of a render, in three panels with axes, units and titles, drawn with
-//! plotters. `FILE.svg` writes SVG; any other name a (compressed) PNG.
+//! `rebound render --plot FILE`: the waveform, the level in dBFS, the summed wall force
+//! (zoomed on the contacts), the spectrum of the first second and the per-bounce
+//! energy drift of a render, in five panels with axes, units and titles, drawn with
+//! plotters (the level and spectrum in `plot_sound`). `FILE.svg` writes SVG; any other
+//! name a (compressed) PNG.
 //!
 //! The text is drawn with plotters' `ab_glyph` backend from a TrueType font read at run
 //! time: `$REBOUND_PLOT_FONT` when set, else the first of [`FONT_CANDIDATES`] that
@@ -22,16 +24,16 @@ const FONT_CANDIDATES: &[&str] = &[
     "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
 ];
 /// The family name the font is registered under and drawn with.
-const FAMILY: &str = "sans-serif";
-const SIZE: (u32, u32) = (1200, 900);
+pub const FAMILY: &str = "sans-serif";
+const SIZE: (u32, u32) = (1200, 1500);
 /// Columns of the min/max envelope drawn for the waveform and the force.
 const COLUMNS: usize = 1000;
 /// The mesh's lines (only the ones at tick labels: a finer grid only adds bytes).
-const GRID: RGBColor = RGBColor(225, 225, 225);
+pub const GRID: RGBColor = RGBColor(225, 225, 225);
 
 /// A tick label: `{:.3}` without trailing zeros and no "-0"; below 1e-3, `{:.1e}`
 /// (and a rounding residue of zero, 0).
-fn tick(v: &f64) -> String {
+pub fn tick(v: &f64) -> String {
     if v.abs() < 1e-12 {
         return "0".into();
     }
@@ -93,11 +95,11 @@ fn load_font() -> Result<(), String> {
         .clone()
 }
 
-type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Rendered) -> DrawResult<DB> {
     root.fill(&WHITE)?;
-    let panels = root.split_evenly((3, 1));
+    let panels = root.split_evenly((5, 1));
     let seconds = r.len() as f64 / r.fs;
     let peak = r
         .left
@@ -106,6 +108,7 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Rendered) -> Draw
         .filter(|v| v.is_finite())
         .fold(1e-6f32, |m, v| m.max(v.abs())) as f64
         * 1.05;
+    let whole = (0.0, seconds.max(1e-6));
     signal_panel(
         &panels[0],
         "Waveform (the output, left and right overlaid)",
@@ -115,8 +118,10 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Rendered) -> Draw
             ("right", &r.right, RGBColor(200, 40, 60)),
         ],
         r.fs,
-        (-peak, peak),
+        (whole, (-peak, peak)),
     )?;
+    let mono = r.mono();
+    crate::plot_sound::level_panel(&panels[1], &mono, r.fs)?;
     let fpeak = r
         .force
         .iter()
@@ -124,14 +129,18 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Rendered) -> Draw
         .fold(1e-6f32, |m, v| m.max(*v)) as f64
         * 1.05;
     signal_panel(
-        &panels[1],
-        "Wall force, summed over voices (1 = analytic peak of a full-velocity strike)",
+        &panels[2],
+        "Wall force at the contacts, summed over voices (1 = analytic peak at full velocity)",
         "Force (normalised)",
         &[("", &r.force, RGBColor(200, 90, 30))],
         r.fs,
-        (0.0, fpeak),
+        (
+            crate::plot_sound::contact_span(&r.force, r.fs),
+            (0.0, fpeak),
+        ),
     )?;
-    drift_panel(&panels[2], r, seconds)
+    crate::plot_sound::spectrum_panel(&panels[3], &mono, r.fs)?;
+    drift_panel(&panels[4], r, seconds)
 }
 
 /// A named signal and its colour (an empty name: no legend).
@@ -146,16 +155,15 @@ fn signal_panel<DB: DrawingBackend>(
     y_desc: &str,
     series: &[Series],
     fs: f64,
-    (lo, hi): (f64, f64),
+    ((t0, t1), (lo, hi)): ((f64, f64), (f64, f64)),
 ) -> DrawResult<DB> {
-    let len = series.iter().map(|s| s.1.len()).max().unwrap_or(0);
-    let seconds = (len as f64 / fs).max(1e-6);
+    let t1 = t1.max(t0 + 1e-6);
     let mut chart = ChartBuilder::on(area)
         .caption(title, (FAMILY, 20))
         .margin(10)
         .x_label_area_size(40)
         .y_label_area_size(70)
-        .build_cartesian_2d(0.0..seconds, lo..hi)?;
+        .build_cartesian_2d(t0..t1, lo..hi)?;
     chart
         .configure_mesh()
         .x_desc("Time (s)")
@@ -168,14 +176,19 @@ fn signal_panel<DB: DrawingBackend>(
         .draw()?;
     if lo < 0.0 {
         chart.draw_series(LineSeries::new(
-            [(0.0, 0.0), (seconds, 0.0)],
+            [(t0, 0.0), (t1, 0.0)],
             RGBColor(160, 160, 160),
         ))?;
     }
     let alpha = if series.len() > 1 { 0.6 } else { 1.0 };
     for &(name, data, color) in series {
+        // The samples of the span drawn, their times offset to where it starts.
+        let a = ((t0 * fs) as usize).min(data.len());
+        let b = ((t1 * fs).ceil() as usize).clamp(a, data.len());
         let drawn = chart.draw_series(LineSeries::new(
-            envelope(data, fs),
+            envelope(&data[a..b], fs)
+                .into_iter()
+                .map(|(t, v)| (t + a as f64 / fs, v)),
             color.mix(alpha).stroke_width(1),
         ))?;
         if !name.is_empty() {

@@ -17,6 +17,10 @@ pub struct PresetsArgs {
           help = flag("With --json: every plugin parameter's host name and normalised value \
               (0-1) for the preset, as a host test sets them"))]
     host: bool,
+    #[arg(long, conflicts_with = "json",
+          help = flag("Render every preset (note 60, velocity 127) and print its maximum \
+              momentary and integrated loudness (BS.1770), true peak and L/R correlation"))]
+    measure: bool,
 }
 
 #[derive(Serialize)]
@@ -78,6 +82,10 @@ pub fn cmd_presets(a: &PresetsArgs) -> Result<String, String> {
             })
             .collect();
         return serde_json::to_string_pretty(&rows).map_err(|e| e.to_string());
+    }
+    if a.measure {
+        let presets: Vec<&Preset> = all.iter().map(|(p, _)| p).collect();
+        return Ok(crate::measure::table(&presets));
     }
     let w = all
         .iter()

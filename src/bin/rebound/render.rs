@@ -208,18 +208,17 @@ fn render_to(a: &RenderArgs, p: &EngineParams, out: &Path) -> Result<String, Str
         write_plot(path, &r)
             .map_err(|e| format!("--plot: cannot write {}: {e}", path.display()))?;
     }
-    let peak = r.peak();
+    let level = crate::common::level_summary(fs, &r.left, &r.right);
     let format = if bits == 24 {
         "stereo 24-bit PCM"
     } else {
         "stereo float"
     };
     Ok(format!(
-        "wrote {} ({:.3} s at {} Hz, {format}): peak {:.2} dBFS, {} guard events{}{}",
+        "wrote {} ({:.3} s at {} Hz, {format}): {level}, {} guard events{}{}",
         out.display(),
         duration,
         fs,
-        20.0 * (peak.max(1e-12) as f64).log10(),
         r.guard_events,
         a.plot
             .as_ref()

@@ -1,8 +1,8 @@
 //! The level calibration of a strike (see `level`): a scratch voice plays a
 //! full-velocity note on copies of itself, before its ceiling, and finds the gains that
 //! bring that note's dry path and body, then their mix, to the target peak, moved in
-//! Playable mode toward the loudness of the reference Hardness. It fills the entries of
-//! a `level_table`, off the audio thread.
+//! Playable mode toward the loudness of the reference Hardness, and cut where a key is
+//! louder than middle C. It fills the entries of a `level_table`, off the audio thread.
 
 use super::{Expression, FULL_SCALE, Jitter, Voice};
 use crate::engine::level;
@@ -17,15 +17,31 @@ impl Voice {
     /// to [`level::TARGET_PEAK`] on their own first (so Mix balances two signals of the
     /// same peak, whatever the contact), then together at the patch's mix, then in
     /// Playable mode moved toward the loudness of the reference Hardness within the
-    /// peak window (see `level`).
+    /// peak window (see `level`); a key whose ring is then louder than middle C's
+    /// (K-weighted) is cut to it ([`level::keyboard_cut`]).
     ///
     /// [`level_params`]: crate::engine::level_table::level_params
     pub fn entry_of(&mut self, p: &EngineParams, key: u8) -> Entry {
         self.calibrations += 1;
+        let (entry, e) = self.uncut_entry(p, key);
+        if key == level::REFERENCE_KEY {
+            return entry;
+        }
+        let (_, e_ref) = self.uncut_entry(p, level::REFERENCE_KEY);
+        let g = level::keyboard_cut(e, e_ref);
+        Entry {
+            strike: entry.strike.scaled(g),
+            glide: entry.glide.scaled(g),
+        }
+    }
+
+    /// [`entry_of`](Self::entry_of) before the keyboard's cut, and the K-weighted
+    /// energy of its ring at its gains.
+    fn uncut_entry(&mut self, p: &EngineParams, key: u8) -> (Entry, f64) {
         self.expression = Expression::default();
         self.jitter = Jitter::NONE;
         let mix = level::mix_of(p, p.mix);
-        let (apart, together, e) = self.peak_gains(p, key, mix);
+        let (apart, together, e, e_k) = self.peak_gains(p, key, mix);
         let mut c = 1.0;
         if p.controls == Controls::Playable {
             let r = EngineParams {
@@ -40,16 +56,17 @@ impl Voice {
             };
             c = level::compensation(e, e_ref);
         }
-        Entry {
+        let entry = Entry {
             strike: apart.scaled(together * c),
             glide: apart.scaled(c),
-        }
+        };
+        (entry, e_k * c * c)
     }
 
     /// The gains that bring the dry path and the body of a full-velocity strike of `q`
     /// to [`level::TARGET_PEAK`] each; the factor that then brings their mix there; and
-    /// the strike's loudness at both.
-    fn peak_gains(&mut self, q: &EngineParams, key: u8, mix: f64) -> (level::Gains, f64, f64) {
+    /// the strike's loudness at both, A- and K-weighted.
+    fn peak_gains(&mut self, q: &EngineParams, key: u8, mix: f64) -> (level::Gains, f64, f64, f64) {
         let (apart, probe) = self.probe(q, key, mix, level::Gains::UNIT, None);
         // A strike that follows on this voice latches the contact the probe latched:
         // its normalisation (a root search for the peak force) and eq (9)'s unit time
@@ -77,7 +94,12 @@ impl Voice {
         }
         // The ring is the body's alone, and the body is linear in its drive.
         let body = g.body * together;
-        (g, together, apart.loudness * body * body)
+        (
+            g,
+            together,
+            apart.loudness * body * body,
+            apart.k_loudness * body * body,
+        )
     }
 
     /// The peaks of a full-velocity strike of `q` on `key` played at `gain` on a copy of
@@ -141,11 +163,11 @@ impl Voice {
         peaks.dry_end = last_dry.map_or(0, |l| l + TAPS + 1);
         if stop.is_none() {
             let scale = mix * FULL_SCALE;
-            peaks.loudness = scale
-                * scale
-                * probe
-                    .body
-                    .ring_energy(level::LOUDNESS_WINDOW, level::a_weight);
+            let ring = |w: fn(f64) -> f64| {
+                scale * scale * probe.body.ring_energy(level::LOUDNESS_WINDOW, w)
+            };
+            peaks.loudness = ring(level::a_weight);
+            peaks.k_loudness = ring(level::k_weight);
         }
         (peaks, probe)
     }

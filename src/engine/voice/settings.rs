@@ -49,6 +49,18 @@ pub fn train_of(p: &EngineParams) -> Train {
     }
 }
 
+/// The draw of a train's irregularity: the Seed, the key and the note's place in the
+/// engine's sequence of note-ons, so each note bounces its own way and the same seed
+/// and notes give the same render.
+pub fn train_seed(seed: f64, key: u8, note: u64) -> u64 {
+    let seed = if seed.is_finite() && seed > 0.0 {
+        seed as u64
+    } else {
+        0
+    };
+    crate::model::irregular::splitmix64((seed << 32) ^ ((key as u64) << 56) ^ note)
+}
+
 /// The body the parameters ask for, for MIDI `key`.
 pub fn body_settings(p: &EngineParams, key: u8) -> BodySettings {
     let f1 = p.body_freq * 2f64.powf(p.key_track * (key as f64 - 60.0) / 12.0);

@@ -1,0 +1,79 @@
+//! `rebound presets --measure`: every preset as a sound designer checks a library:
+//! note 60 at velocity 127 rendered through the engine, its maximum momentary loudness
+//! (BS.1770, 400 ms), its integrated loudness, its true peak and its L/R correlation
+//! over the first second, and the spread of the loudness across the presets.
+
+use rebound::engine::{NoteSpec, render};
+use rebound::loudness::{Loudness, correlation, measure};
+use rebound::preset::Preset;
+
+/// The rate, key, velocity and length of the measured note.
+const FS: f64 = 48_000.0;
+const KEY: u8 = 60;
+const SECONDS: f64 = 2.0;
+
+fn measure_one(p: &Preset) -> Option<(Loudness, f64)> {
+    let note = NoteSpec {
+        at: 0,
+        key: KEY,
+        velocity: 1.0,
+        off: None,
+    };
+    let r = render(&p.params, FS, &[note], (SECONDS * FS) as usize);
+    let first = (FS as usize).min(r.left.len());
+    let c = correlation(&r.left[..first], &r.right[..first]);
+    measure(FS as u32, &r.left, &r.right).map(|l| (l, c))
+}
+
+/// The table: one row per preset, then the loudness span. Renders on every core.
+pub fn table(all: &[&Preset]) -> String {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let rows = std::sync::Mutex::new(vec![None; all.len()]);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..workers.min(all.len()) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(p) = all.get(i) else { break };
+                    let m = measure_one(p);
+                    rows.lock().unwrap_or_else(|e| e.into_inner())[i] = m;
+                }
+            });
+        }
+    });
+    let rows = rows.into_inner().unwrap_or_else(|e| e.into_inner());
+    let w = all
+        .iter()
+        .map(|p| p.name.chars().count())
+        .max()
+        .unwrap_or(4);
+    let mut out = format!(
+        "note {KEY}, velocity 127, {SECONDS} s at {FS} Hz; BS.1770 loudness\n\
+         {:<w$}  {:>12}  {:>10}  {:>8}  {:>11}",
+        "NAME", "M MAX LUFS", "INT LUFS", "TP dBTP", "CORR (1 s)"
+    );
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for (p, m) in all.iter().zip(&rows) {
+        match m {
+            Some((l, c)) => {
+                out += &format!(
+                    "\n{:<w$}  {:>12.1}  {:>10.1}  {:>8.2}  {:>11.3}",
+                    p.name, l.momentary_max, l.integrated, l.true_peak_db, c
+                );
+                if l.momentary_max.is_finite() {
+                    lo = lo.min(l.momentary_max);
+                    hi = hi.max(l.momentary_max);
+                }
+            }
+            None => out += &format!("\n{:<w$}  (not measured)", p.name),
+        }
+    }
+    if lo <= hi {
+        out += &format!(
+            "\nmomentary max from {lo:.1} to {hi:.1} LUFS: a {:.1} LU span",
+            hi - lo
+        );
+    }
+    out
+}
