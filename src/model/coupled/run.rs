@@ -51,16 +51,29 @@ impl CoupledRun {
     /// parameters are degenerate or the contact needs more than `MAX_SUBSTEPS` steps a
     /// sample.
     pub fn new(sys: Coupled, method: TwoWayMethod, v_in: f64, fs: f64) -> Option<Self> {
+        let substeps = sys.substeps(v_in, 1.0 / fs)?;
+        Self::with_substeps(sys, method, v_in, fs, substeps)
+    }
+
+    /// The same at a given number of steps a sample instead of the rule's: to compare
+    /// with another model at the same step (the rigid-wall limit against `Impact`).
+    pub fn with_substeps(
+        sys: Coupled,
+        method: TwoWayMethod,
+        v_in: f64,
+        fs: f64,
+        substeps: u32,
+    ) -> Option<Self> {
         let c = sys.contact;
         let valid = [c.k, c.alpha, c.mass, v_in, fs]
             .iter()
             .all(|p| p.is_finite() && *p > 0.0)
             && c.mu.is_finite()
-            && c.mu >= 0.0;
+            && c.mu >= 0.0
+            && substeps > 0;
         if !valid {
             return None;
         }
-        let substeps = sys.substeps(v_in, 1.0 / fs)?;
         let state = State::onset(v_in);
         Some(Self {
             sys,
