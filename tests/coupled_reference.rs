@@ -56,6 +56,7 @@ fn reference(sys: &Coupled, c: &Case) -> coupled_ref::Reference {
     model.run(c.v_in, c.fs, (c.window_s * c.fs).round() as u64, 1e-11)
 }
 
+#[allow(clippy::too_many_arguments)]
 const fn case(
     body: BodyType,
     body_mass: f64,

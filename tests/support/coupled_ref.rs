@@ -2,7 +2,7 @@
 //! again from their statement (not through `rebound::model::coupled`), integrated by
 //! Dormand–Prince 5(4) with error control at a tight tolerance, every contact onset
 //! and end located by bisection on the step, and every sample instant hit exactly.
-#![allow(dead_code)]
+#![allow(dead_code, clippy::needless_range_loop)]
 
 /// The model: striker `m ẍ = −F`, modes `m_k (ẅ_k + 2σ_k ẇ_k + ω_k² w_k) = F`,
 /// `F = k δ^α (1 + μ δ̇)` for `δ = x − Σ w_k > 0`.

@@ -35,7 +35,8 @@ impl StrikeMode {
 pub fn strike_modes(st: &BodySettings, body_mass: f64) -> ([StrikeMode; MODES], usize) {
     let mut out = [StrikeMode::NONE; MODES];
     let mut n = 0;
-    if st.kind == BodyType::None || !(body_mass > 0.0) || !(st.f1 > 0.0) {
+    let positive = |a: f64| a > 0.0;
+    if st.kind == BodyType::None || !positive(body_mass) || !positive(st.f1) {
         return (out, 0);
     }
     let plate = plate_modes();

@@ -17,6 +17,9 @@
 //! fifth, a discrete-gradient scheme (`implicit`), keeps that balance to rounding.
 //! Everything is fixed-size and allocation-free.
 
+// The modes are a struct of arrays, indexed together up to `n`.
+#![allow(clippy::needless_range_loop)]
+
 use super::body::MODES;
 use super::contact::Contact;
 use super::impact::{ACCURATE_MAX, MAX_SUBSTEPS, OMEGA_ACCURATE, OMEGA_STEP, substeps_at};
