@@ -63,28 +63,36 @@ fn two_way_lists_the_modes_it_simulated_and_matches_the_library() {
     assert!(json_num(&out, "energy_drift").abs() <= 1e-9, "{out}");
 }
 
+/// `--coupling rigid` runs the coupled code against a fixed wall at its own step, finer
+/// than the mass–wall model's where the contact is stiff (nothing corrects a coupled
+/// contact): its exit is within 1e-3 of eq (6)'s and it lasts as long as today's
+/// `simulate` says, within max(3 samples, 5 %). (At the same step it is the mass–wall
+/// model to 1e-9: `tests/coupled_properties.rs`.)
 #[test]
 fn rigid_coupling_is_todays_simulate() {
     for method in ["verlet", "heun", "rk4", "am1"] {
-        let wall = simulate(&["--method", method, "--k", "1e9", "--v-in", "1"]);
-        let rigid = simulate(&[
-            "--coupling",
-            "rigid",
-            "--method",
-            method,
-            "--k",
-            "1e9",
-            "--v-in",
-            "1",
-        ]);
-        assert!(rigid.contains("\"modes\":[]"), "{rigid}");
-        let (a, b) = (json_num(&wall, "v_out_sim"), json_num(&rigid, "v_out"));
-        assert!(((a - b) / a).abs() <= 1e-9, "{method}: {a} against {b}");
-        assert_eq!(
-            json_num(&wall, "contact_samples"),
-            json_num(&rigid, "contact_samples")
-        );
-        assert_eq!(json_num(&rigid, "contacts"), 1.0);
+        for contact in [&[][..], &["--k", "1e9", "--v-in", "1"]] {
+            let mut args = vec!["--method", method];
+            args.extend(contact);
+            let wall = simulate(&args);
+            args.extend(["--coupling", "rigid"]);
+            let rigid = simulate(&args);
+            assert!(rigid.contains("\"modes\":[]"), "{rigid}");
+            let (exact, v) = (json_num(&wall, "v_out_exact"), json_num(&rigid, "v_out"));
+            assert!(
+                ((v - exact) / exact).abs() <= 1e-3,
+                "{args:?}: {v} against {exact}"
+            );
+            let (a, b) = (
+                json_num(&wall, "contact_samples"),
+                json_num(&rigid, "contact_samples"),
+            );
+            assert!(
+                (a - b).abs() <= (0.05 * a).max(3.0),
+                "{args:?}: {a} against {b}"
+            );
+            assert_eq!(json_num(&rigid, "contacts"), 1.0);
+        }
     }
 }
 
