@@ -10,8 +10,10 @@ use clap::Args;
 use clap::error::ErrorKind;
 use rebound::engine::EngineParams;
 use rebound::engine::voice::body_settings;
-use rebound::model::body::{BodyType, strike_modes};
-use rebound::model::coupled::{Coupled, StrikeModes, TwoWayMethod, simulate_coupled};
+use rebound::model::body::{BodyType, StrikeMode, strike_modes};
+use rebound::model::coupled::{
+    Coupled, CoupledReport, StrikeModes, TwoWayMethod, simulate_coupled,
+};
 use rebound::model::{Contact, Correction};
 use serde::Serialize;
 
@@ -134,6 +136,34 @@ fn check(a: &CouplingArgs, coupling: Coupling, correction: Option<Correction>) {
     }
 }
 
+/// The coupled strike's options given without `--coupling`: a usage error.
+pub fn refuse_without_coupling(a: &CouplingArgs) {
+    let given = a.body.is_some()
+        || a.body_mass.is_some()
+        || a.strike_position.is_some()
+        || a.key.is_some()
+        || a.duration.is_some();
+    if given {
+        usage_error(
+            "simulate",
+            ErrorKind::ArgumentConflict,
+            "--body, --body-mass, --strike-position, --key and --duration need --coupling".into(),
+        );
+    }
+}
+
+/// The modes at the strike point of `kind` struck at `position`, tuned for `key` as the
+/// plugin's default patch tunes it, for a body of `mass` kg.
+fn body_modes(kind: BodyType, mass: f64, position: f64, key: u8) -> Vec<StrikeMode> {
+    let p = EngineParams {
+        body: kind,
+        position,
+        ..EngineParams::default()
+    };
+    let (m, n) = strike_modes(&body_settings(&p, key), mass);
+    m[..n].to_vec()
+}
+
 /// Runs the coupled strike `a` asks for with `contact`, `method`, `v_in` and `fs`.
 pub fn cmd_coupled(
     a: &CouplingArgs,
@@ -144,7 +174,6 @@ pub fn cmd_coupled(
     (v_in, fs, json): (f64, f64, bool),
 ) -> Result<String, String> {
     check(a, coupling, correction);
-    let p = EngineParams::default();
     let (kind, body_mass, position, key) = match coupling {
         Coupling::Rigid => (BodyType::None, None, None, None),
         Coupling::TwoWay => (
@@ -158,23 +187,11 @@ pub fn cmd_coupled(
             Some(a.key.unwrap_or(limits::limit("key").default) as u8),
         ),
     };
-    let mut listed = Vec::new();
-    let modes = match (body_mass, position, key) {
-        (Some(mass), Some(pos), Some(key)) => {
-            let st = body_settings(
-                &EngineParams {
-                    body: kind,
-                    position: pos,
-                    ..p
-                },
-                key,
-            );
-            let (m, n) = strike_modes(&st, mass);
-            listed.extend(m[..n].iter().copied());
-            StrikeModes::from_modes(m[..n].iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)))
-        }
-        _ => StrikeModes::RIGID,
+    let listed = match (body_mass, position, key) {
+        (Some(mass), Some(pos), Some(key)) => body_modes(kind, mass, pos, key),
+        _ => Vec::new(),
     };
+    let modes = StrikeModes::from_modes(listed.iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)));
     let duration = a.duration.unwrap_or(limits::limit("duration").default);
     let samples = (duration * fs).ceil() as u64;
     let sys = Coupled { contact, modes };
@@ -216,11 +233,16 @@ pub fn cmd_coupled(
     if json {
         return Ok(to_json(&out));
     }
+    Ok(text_of(&out, &listed, &r))
+}
+
+/// The text form of a coupled strike's report.
+fn text_of(out: &CoupledJson, listed: &[StrikeMode], r: &CoupledReport) -> String {
     let mut text = format!(
         "{} / {} / body {}\nsteps a sample     {}\n",
         out.coupling, out.method, out.body, out.substeps
     );
-    for m in &listed {
+    for m in listed {
         text += &format!(
             "mode {:>10.3} Hz  t60 {:>8.4} s  mass {:.4e} kg\n",
             m.f_hz, m.t60_s, m.mass_kg
@@ -238,5 +260,5 @@ pub fn cmd_coupled(
         r.contacts,
         r.energy_drift
     );
-    Ok(text)
+    text
 }

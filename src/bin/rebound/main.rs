@@ -281,18 +281,7 @@ fn cmd_simulate(a: &SimulateArgs) -> Result<String, String> {
         let run = (s.1, s.2, a.contact.json);
         return coupled::cmd_coupled(c, coupling, s.0, method, a.contact.correction, run);
     }
-    let given = c.body.is_some()
-        || c.body_mass.is_some()
-        || c.strike_position.is_some()
-        || c.key.is_some()
-        || c.duration.is_some();
-    if given {
-        common::usage_error(
-            "simulate",
-            clap::error::ErrorKind::ArgumentConflict,
-            "--body, --body-mass, --strike-position, --key and --duration need --coupling".into(),
-        );
-    }
+    coupled::refuse_without_coupling(c);
     Ok(cmd_simulate_wall(a))
 }
 
