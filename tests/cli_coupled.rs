@@ -106,10 +106,41 @@ fn options_that_do_not_belong_together_are_refused() {
         &["simulate", "--coupling", "two-way", "--correction", "both"],
         &["simulate", "--coupling", "two-way", "--per-sample"],
         &["sequence", "--method", "dg"],
+        // Hours of work: refused up front.
+        &[
+            "simulate",
+            "--coupling",
+            "rigid",
+            "--k",
+            "1e12",
+            "--mass",
+            "1e-3",
+            "--v-in",
+            "50",
+            "--fs",
+            "768000",
+            "--duration",
+            "10",
+        ],
+        // Too stiff for any step at this rate.
+        &[
+            "simulate",
+            "--coupling",
+            "rigid",
+            "--k",
+            "1e12",
+            "--mass",
+            "1e-4",
+            "--v-in",
+            "50",
+            "--fs",
+            "22050",
+        ],
     ] {
         let (code, out, err) = rebound_within(PROMPT, args);
         assert_eq!(code, 2, "{args:?}: {out} {err}");
         assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
     for (name, value) in [
         ("body-mass", "0"),

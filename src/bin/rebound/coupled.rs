@@ -17,6 +17,10 @@ use rebound::model::coupled::{
 use rebound::model::{Contact, Correction};
 use serde::Serialize;
 
+/// Most steps one `simulate --coupling` takes (a stiff contact's fine step over a long
+/// window at a high rate would otherwise run for hours): about a minute of work.
+const MAX_STEPS: u64 = 200_000_000;
+
 /// The wall the striker meets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coupling {
@@ -195,13 +199,21 @@ pub fn cmd_coupled(
     let duration = a.duration.unwrap_or(limits::limit("duration").default);
     let samples = (duration * fs).ceil() as u64;
     let sys = Coupled { contact, modes };
-    let r = simulate_coupled(sys, method, v_in, fs, samples).ok_or_else(|| {
+    let too_stiff = || {
         format!(
             "this contact needs more than {} steps a sample at {fs} Hz to resolve; \
              raise --fs or soften the contact",
             rebound::model::impact::MAX_SUBSTEPS
         )
-    })?;
+    };
+    let steps = sys.substeps(v_in, 1.0 / fs).ok_or_else(too_stiff)? as u64;
+    if steps * samples > MAX_STEPS {
+        return Err(format!(
+            "a window of {samples} samples at {steps} steps a sample is more than {MAX_STEPS} \
+             steps (minutes of work); shorten --duration"
+        ));
+    }
+    let r = simulate_coupled(sys, method, v_in, fs, samples).ok_or_else(too_stiff)?;
     if r.runaway {
         return Err("the coupled simulation went non-finite".into());
     }
