@@ -28,6 +28,12 @@ const OPTIONS: [(&str, &[&str]); 5] = [
             "clamp-target",
             "per-sample",
             "json",
+            "coupling",
+            "body",
+            "body-mass",
+            "strike-position",
+            "key",
+            "duration",
         ],
     ),
     (

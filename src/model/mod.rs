@@ -5,6 +5,7 @@
 pub mod body;
 pub mod bounce;
 pub mod contact;
+pub mod coupled;
 pub mod hardness;
 pub mod hybrid;
 pub mod impact;

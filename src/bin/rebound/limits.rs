@@ -31,7 +31,7 @@ const fn real(name: &'static str, unit: &'static str, min: f64, max: f64, defaul
 
 /// Every numeric option of `simulate` and `sequence`, in the order of the usage text;
 /// the contact's ranges are the plugin's own ([`rebound::engine::LIMITS`]).
-pub const LIMITS: [Limit; 9] = [
+pub const LIMITS: [Limit; 13] = [
     real("k", "N/m^alpha", PLUGIN[0].k, PLUGIN[1].k, 1e7),
     real("mu", "s/m", PLUGIN[0].mu, PLUGIN[1].mu, 0.5),
     // No default: without it the damping is --mu's (see `usage_table`).
@@ -53,6 +53,19 @@ pub const LIMITS: [Limit; 9] = [
         PLUGIN[1].gravity,
         9.81,
     ),
+    // The coupled strike (`simulate --coupling`): from a body far lighter than any
+    // striker to one heavy enough to stand for the rigid wall.
+    real("body-mass", "kg", 1e-4, 1e9, 0.5),
+    real("strike-position", "", 0.0, 1.0, 0.3),
+    Limit {
+        name: "key",
+        unit: "",
+        min: 0.0,
+        max: 127.0,
+        default: 60.0,
+        whole: true,
+    },
+    real("duration", "s", 1e-4, 10.0, 0.05),
     Limit {
         name: "impacts",
         unit: "",

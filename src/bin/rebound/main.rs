@@ -3,6 +3,7 @@
 //! and printing (serde_json) over `rebound::model` and `rebound::engine`.
 
 mod common;
+mod coupled;
 mod float;
 mod limits;
 mod measure;
@@ -19,6 +20,7 @@ mod wav;
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use common::{Setup, enum_parser, flag, fmt_sig, names, spec};
 use float::{F, to_json};
+use rebound::model::coupled::TwoWayMethod;
 use rebound::model::metrics::simulate_latched;
 use rebound::model::restitution;
 use rebound::model::sequence::{Handover, SequenceImpact, run_latched};
@@ -26,7 +28,7 @@ use rebound::model::{ClampTarget, Contact, Correction, Latch, Method, Scheme};
 use serde::Serialize;
 use std::process::ExitCode;
 
-const METHODS: &[Method] = &Method::ALL;
+const METHODS: &[TwoWayMethod] = &TwoWayMethod::ALL;
 const CORRECTIONS: &[Correction] = &Correction::ALL;
 const CLAMP_TARGETS: &[ClampTarget] = &[ClampTarget::Approx, ClampTarget::Exact];
 
@@ -93,9 +95,10 @@ struct ContactArgs {
           help = limits::help("fs", "Sample rate"))]
     fs: Option<f64>,
     #[arg(long, value_name = "METHOD", ignore_case = true,
-          value_parser = enum_parser(METHODS, Method::name),
-          help = spec("Integrator", "none (a name)", &names(METHODS, Method::name), "verlet"))]
-    method: Option<Method>,
+          value_parser = enum_parser(METHODS, TwoWayMethod::name),
+          help = spec("Integrator (dg, the discrete gradient, with --coupling only)",
+                      "none (a name)", &names(METHODS, TwoWayMethod::name), "verlet"))]
+    method: Option<TwoWayMethod>,
     #[arg(long, value_name = "CORRECTION", ignore_case = true,
           value_parser = enum_parser(CORRECTIONS, Correction::name),
           help = spec("Energy correction", "none (a name)",
@@ -118,6 +121,8 @@ struct ContactArgs {
 struct SimulateArgs {
     #[command(flatten)]
     contact: ContactArgs,
+    #[command(flatten)]
+    coupling: coupled::CouplingArgs,
 }
 
 #[derive(Args)]
@@ -148,7 +153,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let out = match cli.cmd {
         Cmd::Paper(a) => paper::cmd_paper(&a),
-        Cmd::Simulate(a) => Ok(cmd_simulate(&a)),
+        Cmd::Simulate(a) => cmd_simulate(&a),
         Cmd::Sequence(a) => Ok(cmd_sequence(&a)),
         Cmd::Render(a) => render::cmd_render(&a),
         Cmd::Presets(a) => presets::cmd_presets(&a),
@@ -170,7 +175,22 @@ fn or_default(v: Option<f64>, name: &str) -> f64 {
     v.unwrap_or(limits::limit(name).default)
 }
 
-fn setup(a: &ContactArgs) -> Setup {
+/// The paper method `--method` names; `dg` is refused in `sub`, which runs the mass–wall
+/// contact only.
+fn paper_method(a: &ContactArgs, sub: &str) -> Method {
+    match a.method.unwrap_or(TwoWayMethod::Paper(Method::Verlet)) {
+        TwoWayMethod::Paper(m) => m,
+        TwoWayMethod::DiscreteGradient => common::usage_error(
+            sub,
+            clap::error::ErrorKind::ArgumentConflict,
+            "--method dg runs the coupled model only (simulate --coupling)".into(),
+        ),
+    }
+}
+
+/// The contact, `v_in` and `fs` the options give (with a restitution, the `μ` that
+/// makes a contact at `v_in` leave at `−e v_in`).
+fn setup_contact(a: &ContactArgs) -> (Contact, f64, f64) {
     let v_in = or_default(a.v_in, "v-in");
     let mu = match a.restitution {
         Some(e) => restitution::mu_for(e, v_in),
@@ -182,8 +202,13 @@ fn setup(a: &ContactArgs) -> Setup {
         or_default(a.alpha, "alpha"),
         or_default(a.mass, "mass"),
     );
+    (contact, v_in, or_default(a.fs, "fs"))
+}
+
+fn setup(a: &ContactArgs, sub: &str) -> Setup {
+    let (contact, v_in, fs) = setup_contact(a);
     let scheme = Scheme::new(
-        a.method.unwrap_or(Method::Verlet),
+        paper_method(a, sub),
         a.correction.unwrap_or(Correction::None),
         a.clamp_target.unwrap_or(ClampTarget::Exact),
     );
@@ -195,7 +220,7 @@ fn setup(a: &ContactArgs) -> Setup {
             scheme
         },
         v_in,
-        fs: or_default(a.fs, "fs"),
+        fs,
         restitution: a.restitution,
     }
 }
@@ -237,8 +262,33 @@ fn latch_of(s: &Setup) -> Latch {
     }
 }
 
-fn cmd_simulate(a: &SimulateArgs) -> String {
-    let s = setup(&a.contact);
+fn cmd_simulate(a: &SimulateArgs) -> Result<String, String> {
+    let c = &a.coupling;
+    if let Some(coupling) = c.coupling {
+        if a.contact.per_sample || a.contact.clamp_target.is_some() {
+            common::usage_error(
+                "simulate",
+                clap::error::ErrorKind::ArgumentConflict,
+                "--per-sample and --clamp-target belong to the mass-wall contact \
+                 (simulate without --coupling)"
+                    .into(),
+            );
+        }
+        let method = a
+            .contact
+            .method
+            .unwrap_or(TwoWayMethod::Paper(Method::Verlet));
+        // The coupled run builds its own scheme: the contact is set up as without it.
+        let s = setup_contact(&a.contact);
+        let run = (s.1, s.2, a.contact.json);
+        return coupled::cmd_coupled(c, coupling, s.0, method, a.contact.correction, run);
+    }
+    coupled::refuse_without_coupling(c);
+    Ok(cmd_simulate_wall(a))
+}
+
+fn cmd_simulate_wall(a: &SimulateArgs) -> String {
+    let s = setup(&a.contact, "simulate");
     // %err(v_out) against the exact root unless the approximate clamp target is
     // asked for (as in Table II(b)).
     let r = simulate_latched(latch_of(&s), s.v_in, s.fs, s.scheme.clamp_target);
@@ -337,7 +387,7 @@ struct ChainImpactJson {
 }
 
 fn cmd_sequence(a: &SequenceArgs) -> String {
-    let s = setup(&a.contact);
+    let s = setup(&a.contact, "sequence");
     // A whole number within 1..=100000, so the conversion is exact.
     let impacts = or_default(a.impacts, "impacts") as usize;
     let g = or_default(a.gravity, "gravity");

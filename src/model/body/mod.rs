@@ -41,12 +41,14 @@ mod drive;
 mod modes;
 mod pickup;
 mod ring;
+mod strike;
 
 use drive::DriveHighpass;
 
 use modes::*;
 pub use modes::{BodySettings, BodyType};
 pub use pickup::{pickup_positions, side_weights, side_weights_of};
+pub use strike::{StrikeMode, strike_modes};
 
 /// Number of modes of every body. Modes above [`BAND_LIMIT`] are silenced.
 pub const MODES: usize = 16;
@@ -155,9 +157,6 @@ impl Coefs {
             return out;
         }
         let tilt = (st.brightness.clamp(0.0, 1.0) - 0.5) * 3.0;
-        // The user's T60 is the fundamental's (ratio 1), for every body.
-        let t60 = st.t60.max(1e-4);
-        let e = st.kind.decay_exponent();
         // The gains are normalised over the fixed band; below 44.1 kHz the rate's own,
         // lower band limit silences more modes on top.
         let rate_fade = (0.40 * fs).min(BAND_FADE);
@@ -175,13 +174,11 @@ impl Coefs {
                 continue;
             }
             let band = band_gain(f, BAND_FADE, BAND_LIMIT);
-            // ratio^tilt and ratio^−e from one logarithm (a note-on retunes every mode).
-            let ln_ratio = ratio.ln();
-            let g = shape * (tilt * ln_ratio).exp() * band;
+            let g = shape * ratio.powf(tilt) * band;
             if band > 0.0 {
                 rate_gain[k] = band_gain(f, rate_fade, rate_limit) / band;
             }
-            let t60_k = t60 * (-e * ln_ratio).exp();
+            let t60_k = decay_t60(st, ratio);
             alpha[k] = 1000f64.ln() / (t60_k * fs);
             let r = (-alpha[k]).exp();
             let w = 2.0 * PI * f.min(rate_limit) / fs;

@@ -196,6 +196,12 @@ impl Default for BodySettings {
     }
 }
 
+/// T60 of a mode at `ratio` times the fundamental: the user's T60 is the fundamental's,
+/// and the body's decay law (`decay_exponent`) shortens the upper modes.
+pub(super) fn decay_t60(st: &BodySettings, ratio: f64) -> f64 {
+    st.t60.max(1e-4) * ratio.powf(-st.kind.decay_exponent())
+}
+
 /// The plate's 16 lowest `(m, n)` pairs, found once by insertion into a fixed array.
 pub(super) fn plate_modes() -> [(u32, u32, f64); MODES] {
     let mut best = [(0u32, 0u32, f64::INFINITY); MODES];
