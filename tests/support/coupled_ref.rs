@@ -4,6 +4,10 @@
 //! and end located by bisection on the step, and every sample instant hit exactly.
 #![allow(dead_code, clippy::needless_range_loop)]
 
+#[path = "dopri5.rs"]
+mod dopri5;
+use dopri5::{A, B4};
+
 /// The model: striker `m ẍ = −F`, modes `m_k (ẅ_k + 2σ_k ẇ_k + ω_k² w_k) = F`,
 /// `F = k δ^α (1 + μ δ̇)` for `δ = x − Σ w_k > 0`.
 #[derive(Clone, Debug)]
@@ -60,51 +64,15 @@ impl Model {
     /// One Dormand–Prince step: the 5th-order solution and the error estimate's norm
     /// (each component against `atol_i + rtol |y_i|`).
     fn dopri(&self, y: &[f64], h: f64, scale: &[f64]) -> (Vec<f64>, f64) {
-        const C: [[f64; 6]; 6] = [
-            [1.0 / 5.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-            [3.0 / 40.0, 9.0 / 40.0, 0.0, 0.0, 0.0, 0.0],
-            [44.0 / 45.0, -56.0 / 15.0, 32.0 / 9.0, 0.0, 0.0, 0.0],
-            [
-                19372.0 / 6561.0,
-                -25360.0 / 2187.0,
-                64448.0 / 6561.0,
-                -212.0 / 729.0,
-                0.0,
-                0.0,
-            ],
-            [
-                9017.0 / 3168.0,
-                -355.0 / 33.0,
-                46732.0 / 5247.0,
-                49.0 / 176.0,
-                -5103.0 / 18656.0,
-                0.0,
-            ],
-            [
-                35.0 / 384.0,
-                0.0,
-                500.0 / 1113.0,
-                125.0 / 192.0,
-                -2187.0 / 6784.0,
-                11.0 / 84.0,
-            ],
-        ];
-        const E: [f64; 7] = [
-            71.0 / 57600.0,
-            0.0,
-            -71.0 / 16695.0,
-            71.0 / 1920.0,
-            -17253.0 / 339200.0,
-            22.0 / 525.0,
-            -1.0 / 40.0,
-        ];
+        // The error weights: fifth order less fourth.
+        let e = |q: usize| if q < 6 { A[6][q] } else { 0.0 } - B4[q];
         let n = y.len();
         let mut k = vec![vec![0.0; n]; 7];
         self.rhs(y, &mut k[0]);
         let mut t = vec![0.0; n];
         for s in 0..6 {
             for j in 0..n {
-                t[j] = y[j] + h * (0..=s).map(|q| C[s][q] * k[q][j]).sum::<f64>();
+                t[j] = y[j] + h * (0..=s).map(|q| A[s + 1][q] * k[q][j]).sum::<f64>();
             }
             let (head, tail) = k.split_at_mut(s + 1);
             let _ = head;
@@ -113,7 +81,7 @@ impl Model {
         // Stage 6 was evaluated at the 5th-order solution (FSAL).
         let mut err: f64 = 0.0;
         for j in 0..n {
-            let e = h * (0..7).map(|q| E[q] * k[q][j]).sum::<f64>();
+            let e = h * (0..7).map(|q| e(q) * k[q][j]).sum::<f64>();
             err = err.max((e / scale[j]).abs());
         }
         (t, err)
