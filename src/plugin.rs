@@ -37,7 +37,12 @@ pub struct Rebound {
     level_worker: Option<LevelWorker>,
     /// The events of one timestamp (see `events`), made here, never grown.
     batch: Vec<NoteEvent<()>>,
+    /// The bypass fade's gain, 1 (playing) to 0 (bypassed).
+    bypass_gain: f32,
 }
+
+/// The bypass fades the output over this long, s: no click either way.
+const BYPASS_FADE: f32 = 0.01;
 
 impl Default for Rebound {
     fn default() -> Self {
@@ -61,6 +66,7 @@ impl Default for Rebound {
             capture,
             level_worker: None,
             batch: Vec::with_capacity(events::BATCH),
+            bypass_gain: 1.0,
         }
     }
 }
@@ -169,6 +175,7 @@ impl Rebound {
         while let Some(ev) = next {
             next = self.handle_timestamp(ev, start, n, context);
         }
+        self.apply_bypass(outputs);
         self.shared
             .guard_events
             .store(self.engine.guard_events(), Ordering::Relaxed);
@@ -176,6 +183,29 @@ impl Rebound {
         if seq != self.last_seq {
             self.last_seq = seq;
             self.shared.repaint.request_repaint();
+        }
+    }
+}
+
+impl Rebound {
+    /// Fades the block's output toward silence while bypassed, and back (linearly over
+    /// [`BYPASS_FADE`]); leaves it untouched, bit for bit, while playing.
+    fn apply_bypass(&mut self, outputs: &mut [&mut [f32]]) {
+        let target = if self.params.bypass.value() { 0.0 } else { 1.0 };
+        if self.bypass_gain == target && target == 1.0 {
+            return;
+        }
+        let step = 1.0 / (BYPASS_FADE * self.engine.sample_rate() as f32).max(1.0);
+        let n = outputs.first().map_or(0, |c| c.len());
+        for i in 0..n {
+            self.bypass_gain = if target > self.bypass_gain {
+                (self.bypass_gain + step).min(target)
+            } else {
+                (self.bypass_gain - step).max(target)
+            };
+            for ch in outputs.iter_mut() {
+                ch[i] *= self.bypass_gain;
+            }
         }
     }
 }

@@ -243,6 +243,10 @@ pub struct ReboundParams {
     /// How much a softer note's contact lengthens (timbre with velocity).
     #[id = "velhard"]
     pub velocity_hardness: FloatParam,
+    /// The host's bypass: the output fades to silence (the voices go on underneath,
+    /// so switching back resumes them without a click). Not part of a preset.
+    #[id = "bypass"]
+    pub bypass: BoolParam,
 }
 
 /// The plugin parameter `id`, polyphonically modulatable (CLAP) with the id of
@@ -303,6 +307,7 @@ impl Default for ReboundParams {
             bend_range: number_param("bend"),
             irregularity: number_param("irreg"),
             velocity_hardness: number_param("velhard"),
+            bypass: BoolParam::new("Bypass", false).make_bypass(),
         }
     }
 }
