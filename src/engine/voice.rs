@@ -179,7 +179,10 @@ pub struct Voice {
     /// The last non-neutral [`own`](Self::own) of `tick`, by its inputs: a modulated
     /// parameter costs a few `log10`/`powf` per sample otherwise, while its inputs
     /// change only at control rate or on an event. Cleared by `strike`.
-    own_memo: Option<(EngineParams, Expression, EngineParams)>,
+    own_memo: Option<(u64, EngineParams)>,
+    /// The engine's parameter epoch for this sample (see `own_now`); `None` for a voice
+    /// played on its own.
+    pub epoch: Option<u64>,
     /// This hit's humanize jitter (one draw per note-on, set before `strike`), applied
     /// by [`own`](Self::own) and to the strike speed.
     pub jitter: Jitter,
@@ -229,6 +232,7 @@ impl Voice {
             body_stale: false,
             expression: Expression::default(),
             own_memo: None,
+            epoch: None,
             jitter: Jitter::NONE,
             probing: false,
             calibrations: 0,
@@ -401,24 +405,24 @@ impl Voice {
         jitter.apply(&self.expression.apply(p))
     }
 
-    /// [`own`](Self::own), remembered while its inputs stay the same (per sample);
-    /// `None` when it is `p` itself (no expression, no jitter).
+    /// [`own`](Self::own), remembered for the engine's `epoch` (which it moves whenever
+    /// the parameters, the smoothed body parameters or any voice's expression change):
+    /// a humanized or expressive note then costs a comparison per sample, not a copy of
+    /// the patch and its moves. Without an epoch (a voice on its own, the calibration)
+    /// it is made every sample. `None` when it is `p` itself (no expression, no jitter).
     #[inline]
-    fn own_now(&mut self, p: &EngineParams) -> Option<EngineParams> {
-        if self.expression.is_neutral() {
-            if self.jitter == Jitter::NONE {
-                return None;
-            }
-            return Some(self.jitter.apply(p));
+    fn own_now(&mut self, p: &EngineParams, epoch: Option<u64>) -> Option<EngineParams> {
+        if self.expression.is_neutral() && self.jitter == Jitter::NONE {
+            return None;
         }
-        match self.own_memo {
-            Some((q, e, out)) if q == *p && e == self.expression => Some(out),
-            _ => {
-                let out = self.own(p, &self.jitter);
-                self.own_memo = Some((*p, self.expression, out));
-                Some(out)
-            }
+        if let (Some(e), Some((at, out))) = (epoch, self.own_memo)
+            && at == e
+        {
+            return Some(out);
         }
+        let out = self.own(p, &self.jitter);
+        self.own_memo = epoch.map(|e| (e, out));
+        Some(out)
     }
 
     fn latch(&mut self, contact: Contact, v_max: f64) {
@@ -543,7 +547,7 @@ impl Voice {
         let raw = p;
         // Most notes carry no expression and no jitter: they play the engine's
         // parameters as they are, without copying them (hundreds of bytes, per sample).
-        let own = self.own_now(p);
+        let own = self.own_now(p, self.epoch);
         let p = own.as_ref().unwrap_or(raw);
         let mut s = BounceSample::default();
         let mut u = 0.0;

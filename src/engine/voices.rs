@@ -59,6 +59,10 @@ pub struct Engine {
     width: Smoothed,
     body_smooth: [Smoothed; 5],
     guard_events: u64,
+    /// Moves whenever what a voice's own parameters are made from changes: the
+    /// parameters, the smoothed body parameters, any voice's expression (see
+    /// `Voice::own_now`).
+    epoch: u64,
     terminated: [Terminated; TERMINATED_CAPACITY],
     n_terminated: usize,
     /// Samples rendered since creation: the time base of [`Terminated::at`].
@@ -101,6 +105,7 @@ impl Engine {
             width: Smoothed::new(params.width, SMOOTHING_TIME, fs),
             body_smooth: [Smoothed::new(0.0, SMOOTHING_TIME, fs); 5],
             guard_events: 0,
+            epoch: 0,
             terminated: [Terminated::default(); TERMINATED_CAPACITY],
             n_terminated: 0,
             clock: 0,
@@ -145,6 +150,7 @@ impl Engine {
             *s = Smoothed::new(v, SMOOTHING_TIME, control_rate);
         }
         self.body_params = self.params;
+        self.epoch += 1;
         self.levels.set(&self.params, fs);
         self.reset();
     }
@@ -206,6 +212,9 @@ impl Engine {
     pub fn set_params(&mut self, p: &EngineParams) {
         let p = p.within_limits();
         let kind_changed = p.body != self.params.body;
+        if p != self.params {
+            self.epoch += 1;
+        }
         self.params = p;
         self.levels.set(&p, self.fs);
         if kind_changed {
@@ -333,6 +342,7 @@ impl Engine {
                 self.voices[i].voice_id = voice_id;
             }
             self.voices[i].expression = expression;
+            self.epoch += 1;
             self.voices[i].jitter = jitter;
             self.voices[i].take_setup(&self.setup);
             self.voices[i].strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
@@ -392,6 +402,7 @@ impl Engine {
         v.channel = channel;
         v.voice_id = voice_id;
         v.expression = expression;
+        self.epoch += 1;
         v.jitter = jitter;
         v.take_setup(&self.setup);
         v.strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
@@ -478,6 +489,7 @@ impl Engine {
                 if !self.voices[i].is_active() {
                     continue;
                 }
+                self.voices[i].epoch = Some(self.epoch);
                 match self.voices[i].tick_with(&p, mix, Some(&mut self.levels)) {
                     Some(s) => {
                         mid += s.out;
@@ -546,11 +558,15 @@ impl Engine {
         for (i, t) in targets.into_iter().enumerate() {
             vals[i] = self.body_smooth[i].next(t);
         }
+        let before = self.body_params;
         self.body_params.body_freq = vals[0].exp();
         self.body_params.key_track = vals[1];
         self.body_params.t60 = vals[2].exp();
         self.body_params.brightness = vals[3];
         self.body_params.position = vals[4];
+        if self.body_params != before {
+            self.epoch += 1;
+        }
         let bp = self.body_params_now();
         for i in 0..SLOTS {
             let v = &mut self.voices[i];

@@ -72,6 +72,7 @@ impl Engine {
     /// expression moved, and retunes the sounding ones at once (see `each_voice`).
     fn update_zone_parts(&mut self) {
         let p = self.body_params_now();
+        self.epoch += 1;
         for i in 0..self.voices.len() {
             let mut e = self.voices[i].expression;
             self.zone_part(self.voices[i].channel, &mut e);
@@ -98,6 +99,7 @@ impl Engine {
     /// control tick (a contact in progress still keeps its body: `Voice::update_body`).
     fn each_voice(&mut self, hit: impl Fn(&Voice) -> bool, f: impl Fn(&mut Expression)) {
         let p = self.body_params_now();
+        self.epoch += 1;
         for v in self.voices.iter_mut() {
             if v.is_active() && hit(v) {
                 f(&mut v.expression);

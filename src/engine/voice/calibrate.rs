@@ -118,6 +118,7 @@ impl Voice {
     ) -> (level::Peaks, Voice) {
         let mut probe = *self;
         probe.probing = true;
+        probe.epoch = None;
         probe.kill();
         probe.gain = gain;
         // Full velocity is the top speed: the hit's speed jitter stays out of the level.
