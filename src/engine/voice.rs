@@ -56,34 +56,46 @@ struct Norm {
     /// The analytic impact's peak force and `Δv = v_max − v_out`.
     f_peak: f64,
     dv: f64,
+    /// The peak force the same contact would have at `k = 1`, from which every
+    /// stiffness's is scaled (see `relatch`).
+    f_unit: f64,
 }
 
 impl Norm {
+    /// Solved at `k = 1` and scaled to `contact.k` (see `relatch`): the same numbers
+    /// whichever stiffness a voice's strikes went through before, so two renders of
+    /// one session agree bit for bit however their strikes were humanized before.
     fn new(contact: Contact, v_max: f64, fs: f64) -> Self {
-        let an = contact.impact(v_max);
-        Self::of(contact, v_max, fs, an.peak_force(), v_max - an.v_out())
+        let an = Contact { k: 1.0, ..contact }.impact(v_max);
+        let f_unit = an.peak_force();
+        let f_peak = f_unit * contact.k.powf(1.0 / (contact.alpha + 1.0));
+        Self::of(contact, v_max, fs, f_peak, v_max - an.v_out()).with_unit(f_unit)
     }
 
     /// The normalisation for `contact` at `v_max`, from this one where only the
     /// stiffness differs (a humanized hit, a Hardness poly-mod): eq (1) made
     /// dimensionless with `x = L X`, `L = (m v²/k)^{1/(α+1)}`, leaves
     /// `X'' = −X^α (1 + μv X')`, so `v_out` does not move and the peak force goes as
-    /// `m v²/L ∝ k^{1/(α+1)}`. Otherwise (or when this one is not a number) solved anew.
+    /// `m v²/L ∝ k^{1/(α+1)}`: scaled from the contact's force at `k = 1`, never from
+    /// the last strike's (which would carry its rounding from strike to strike).
+    /// Otherwise (or when this one is not a number) solved anew.
     fn relatch(&self, contact: Contact, v_max: f64, fs: f64) -> Self {
         let c = &self.contact;
         let same_but_k = self.fs == fs
             && self.v_max == v_max
             && c.alpha == contact.alpha
             && c.mu == contact.mu
-            && c.mass == contact.mass
-            && c.k > 0.0;
-        let scale = (contact.k / c.k).powf(1.0 / (contact.alpha + 1.0));
-        let f_peak = self.f_peak * scale;
+            && c.mass == contact.mass;
+        let f_peak = self.f_unit * contact.k.powf(1.0 / (contact.alpha + 1.0));
         if same_but_k && f_peak.is_finite() && f_peak > 0.0 {
-            Self::of(contact, v_max, fs, f_peak, self.dv)
+            Self::of(contact, v_max, fs, f_peak, self.dv).with_unit(self.f_unit)
         } else {
             Self::new(contact, v_max, fs)
         }
+    }
+
+    fn with_unit(self, f_unit: f64) -> Self {
+        Self { f_unit, ..self }
     }
 
     fn of(contact: Contact, v_max: f64, fs: f64, f_peak: f64, dv: f64) -> Self {
@@ -105,6 +117,7 @@ impl Norm {
             body_drive,
             f_peak,
             dv,
+            f_unit: f64::NAN,
         }
     }
 }
@@ -190,6 +203,9 @@ pub struct Voice {
     probing: bool,
     /// Level calibrations played (cache misses), for tests and diagnostics.
     calibrations: u64,
+    /// The K-weighted ring energy of middle C for a patch and rate, as the level
+    /// calibration last made it (see `entry_of`).
+    reference: Option<(EngineParams, f64, f64)>,
 }
 
 impl Voice {
@@ -213,6 +229,7 @@ impl Voice {
                 body_drive: 0.0,
                 f_peak: 0.0,
                 dv: 0.0,
+                f_unit: f64::NAN,
             },
             unit,
             gain: level::Gains::UNIT,
@@ -236,6 +253,7 @@ impl Voice {
             jitter: Jitter::NONE,
             probing: false,
             calibrations: 0,
+            reference: None,
         }
     }
 

@@ -27,7 +27,15 @@ impl Voice {
         if key == level::REFERENCE_KEY {
             return entry;
         }
-        let (_, e_ref) = self.uncut_entry(p, level::REFERENCE_KEY);
+        // Middle C's ring is the same for every key of a patch: played once a table.
+        let e_ref = match self.reference {
+            Some((q, fs, e_ref)) if q == *p && fs == self.fs => e_ref,
+            _ => {
+                let (_, e_ref) = self.uncut_entry(p, level::REFERENCE_KEY);
+                self.reference = Some((*p, self.fs, e_ref));
+                e_ref
+            }
+        };
         let g = level::keyboard_cut(e, e_ref);
         Entry {
             strike: entry.strike.scaled(g),
