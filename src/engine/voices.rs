@@ -341,8 +341,9 @@ impl Engine {
                 self.report(i);
                 self.voices[i].voice_id = voice_id;
             }
+            // (Its own memo goes with the strike: `Voice::start` clears it; the other
+            // voices' stay good.)
             self.voices[i].expression = expression;
-            self.epoch += 1;
             self.voices[i].jitter = jitter;
             self.voices[i].take_setup(&self.setup);
             self.voices[i].strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
@@ -402,7 +403,6 @@ impl Engine {
         v.channel = channel;
         v.voice_id = voice_id;
         v.expression = expression;
-        self.epoch += 1;
         v.jitter = jitter;
         v.take_setup(&self.setup);
         v.strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
