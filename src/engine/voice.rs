@@ -24,6 +24,8 @@ use tail::{Tail, excitation};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
+/// Samples [`Voice::ring_into`] hands its body at a time.
+const RING_BLOCK: usize = 64;
 /// The normalised excitation is limited to this many times the analytic peak of a
 /// full-velocity strike: anything above is integrator error on a contact shorter than a
 /// sample, not physics.
@@ -629,22 +631,10 @@ impl Voice {
         let drive = self.gain.body * u * self.norm.body_drive + tail_drive;
         let (body, body_side) = self.body.tick_pickups(drive);
         let own_dry = FULL_SCALE * self.gain.dry * u;
-        let (dry, body) = (own_dry + FULL_SCALE * tail_dry, FULL_SCALE * body);
-        self.declick *= self.declick_coef;
-        let y = ((1.0 - mix) * dry + mix * body + self.declick) * self.fade;
-        // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
-        let side = -self.pan * y + PICKUP_SPREAD * mix * FULL_SCALE * body_side * self.fade;
-        self.last_dry = (1.0 - mix) * own_dry;
         if let Some(t) = self.tail.as_mut() {
             t.last_dry = (1.0 - mix) * FULL_SCALE * tail_dry;
         }
-        self.last_out = y;
-        if self.fade_step > 0.0 {
-            self.fade -= self.fade_step;
-            if self.fade <= 0.0 {
-                self.kill();
-            }
-        }
+        let (y, side, dry, body) = self.mix_sample(mix, own_dry, tail_dry, body, body_side);
         VoiceSample {
             out: y,
             side,
@@ -653,6 +643,80 @@ impl Voice {
             body,
             contact: s,
         }
+    }
+
+    /// The voice's output from its dry path and its body's pickups, one sample: the
+    /// de-click, the pan, the fade. Returns `(out, side, dry, body)`.
+    #[inline(always)]
+    fn mix_sample(
+        &mut self,
+        mix: f64,
+        own_dry: f64,
+        tail_dry: f64,
+        body: f64,
+        body_side: f64,
+    ) -> (f64, f64, f64, f64) {
+        let (dry, body) = (own_dry + FULL_SCALE * tail_dry, FULL_SCALE * body);
+        self.declick *= self.declick_coef;
+        let y = ((1.0 - mix) * dry + mix * body + self.declick) * self.fade;
+        // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
+        let side = -self.pan * y + PICKUP_SPREAD * mix * FULL_SCALE * body_side * self.fade;
+        self.last_dry = (1.0 - mix) * own_dry;
+        self.last_out = y;
+        if self.fade_step > 0.0 {
+            self.fade -= self.fade_step;
+            if self.fade <= 0.0 {
+                self.kill();
+            }
+        }
+        (y, side, dry, body)
+    }
+
+    /// True when the voice only rings: no contact, flight or tail to come, nothing
+    /// waiting for the contact's end. [`ring_into`](Self::ring_into) then plays it a
+    /// block at a time.
+    pub fn only_rings(&self) -> bool {
+        self.active
+            && self.bouncer.is_none_or(|b| b.is_done())
+            && self.tail.is_none()
+            && !self.body_stale
+            && self.pending_damp.is_none()
+    }
+
+    /// Plays `mix.len()` samples of a voice that [`only_rings`](Self::only_rings), as
+    /// [`tick`](Self::tick) would sample by sample, adding its output and side into
+    /// `mid` and `side` (all three the same length). The body runs the block with its
+    /// state in registers. Returns the sample at which the voice ended (its fade ran
+    /// out) and whether the guard ended it, if it did.
+    pub fn ring_into(
+        &mut self,
+        mix: &[f64],
+        mid: &mut [f64],
+        side: &mut [f64],
+    ) -> Option<(usize, bool)> {
+        let mut body = [0.0; RING_BLOCK];
+        let mut body_side = [0.0; RING_BLOCK];
+        let mut at = 0;
+        while at < mix.len() {
+            let n = (mix.len() - at).min(RING_BLOCK);
+            self.body.ring_pickups(&mut body[..n], &mut body_side[..n]);
+            for j in 0..n {
+                let (y, s, _, _) = self.mix_sample(mix[at + j], 0.0, 0.0, body[j], body_side[j]);
+                let g = self.ceiling.next(y);
+                let (y, s) = (y * g, s * g);
+                if !y.is_finite() || s.is_nan() {
+                    self.kill();
+                    return Some((at + j, true));
+                }
+                mid[at + j] += y;
+                side[at + j] += s;
+                if !self.active {
+                    return Some((at + j, false));
+                }
+            }
+            at += n;
+        }
+        None
     }
 
     /// True when the contact sequence is over and everything has rung below −120 dB.

@@ -276,10 +276,15 @@ impl Engine {
     }
 
     fn report(&mut self, slot: usize) {
+        self.report_at(slot, self.clock);
+    }
+
+    /// Records that the voice in `slot` ended at engine time `at`.
+    fn report_at(&mut self, slot: usize, at: u64) {
         let v = &self.voices[slot];
         if self.n_terminated < TERMINATED_CAPACITY {
             self.terminated[self.n_terminated] = Terminated {
-                at: self.clock,
+                at,
                 voice_id: v.voice_id,
                 channel: v.channel,
                 key: v.key,
@@ -454,78 +459,6 @@ impl Engine {
         self.tracer.follow(slot, &self.params);
     }
 
-    /// Renders `min(left.len(), right.len())` samples of stereo after the events given
-    /// so far.
-    pub fn render(&mut self, left: &mut [f32], right: &mut [f32]) {
-        self.render_with_force(left, right, None);
-    }
-
-    /// As [`render`](Self::render), also writing the summed normalised wall force (the
-    /// length is then also at most `force.len()`).
-    pub fn render_with_force(
-        &mut self,
-        left: &mut [f32],
-        right: &mut [f32],
-        mut force: Option<&mut [f32]>,
-    ) {
-        let mut len = left.len().min(right.len());
-        if let Some(f) = force.as_deref() {
-            len = len.min(f.len());
-        }
-        for n in 0..len {
-            if self.control == 0 {
-                self.control_tick();
-            }
-            self.control = (self.control + 1) % CONTROL_BLOCK;
-            // Body None bypasses the mix (smoothed: no click when the body is switched).
-            let mix = self
-                .mix
-                .next(super::level::mix_of(&self.params, self.params.mix));
-            let width = self.next_width();
-            let p = self.body_params_now();
-            let (mut mid, mut side) = (0.0, 0.0);
-            let mut fsum = 0.0;
-            for i in 0..SLOTS {
-                if !self.voices[i].is_active() {
-                    continue;
-                }
-                self.voices[i].epoch = Some(self.epoch);
-                match self.voices[i].tick_with(&p, mix, Some(&mut self.levels)) {
-                    Some(s) => {
-                        mid += s.out;
-                        side += s.side;
-                        fsum += s.force;
-                        if self.tracer.slot == Some(i) {
-                            self.trace_sample(i, &s);
-                        }
-                        if !self.voices[i].is_active() {
-                            self.report(i);
-                        }
-                    }
-                    None => {
-                        self.guard_events += 1;
-                        self.report(i);
-                    }
-                }
-            }
-            let ([l, r], ok) = self
-                .output
-                .process_mid_side(mid, width * side, self.params.gain_db);
-            if !ok {
-                self.guard_events += 1;
-            }
-            left[n] = l;
-            right[n] = r;
-            if let Some(f) = force.as_deref_mut() {
-                f[n] = fsum as f32;
-            }
-            self.clock += 1;
-        }
-    }
-
-    /// The width for the next sample: smoothed, and landing exactly on its target once
-    /// within 1e-9 of it, so Width 0 gives a bit-exact mono output again after a glide.
-    #[inline]
     fn next_width(&mut self) -> f64 {
         let target = self.params.width.clamp(0.0, 1.0);
         let w = self.width.next(target);
@@ -597,6 +530,9 @@ impl Engine {
         }
     }
 }
+
+#[path = "voices_render.rs"]
+mod voices_render;
 
 #[path = "voices_expression.rs"]
 mod voices_expression;

@@ -41,6 +41,7 @@ mod drive;
 mod modes;
 mod pickup;
 mod ring;
+mod simd;
 mod strike;
 
 use drive::DriveHighpass;
@@ -48,6 +49,7 @@ use drive::DriveHighpass;
 use modes::*;
 pub use modes::{BodySettings, BodyType};
 pub use pickup::{pickup_positions, side_weights, side_weights_of};
+pub use simd::vector_path;
 pub use strike::{StrikeMode, strike_modes};
 
 /// Number of modes of every body. Modes above [`BAND_LIMIT`] are silenced.
@@ -340,7 +342,13 @@ pub struct ModalBody {
     damp_left: u32,
     damp_q: [f64; MODES],
     damp_dq: [f64; MODES],
+    /// Ticks the bank on the vector path (`simd`): the process's choice, or the
+    /// portable loop where a test asks for it.
+    vector: bool,
 }
+
+/// Samples [`ModalBody::ring_pickups`] runs with its state in registers at a time.
+const RING_RUN: usize = 64;
 
 /// The hand goes on over this long (at most a quarter of its T60), s: a decay rate
 /// that steps makes a kink in every mode's envelope, a ramp a bend.
@@ -371,6 +379,7 @@ impl ModalBody {
             damp_left: 0,
             damp_q: [1.0; MODES],
             damp_dq: [1.0; MODES],
+            vector: simd::vector_path(),
         };
         b.retune(settings, fs);
         b
@@ -524,7 +533,7 @@ impl ModalBody {
             return (0.0, 0.0);
         }
         let u = self.drive.tick(u);
-        let y = tick_bank::<SIDE>(&mut self.re, &mut self.im, &self.k, u);
+        let y = simd::tick::<SIDE>(self.vector, &mut self.re, &mut self.im, &self.k, u);
         // The hand's first sample still rings with the radii it found (the ramp moves
         // them from the next): the output leaves the undamped note's with zero slope.
         if self.damp_left > 0 {
@@ -536,11 +545,61 @@ impl ModalBody {
         self.tick_crossfade(u, y)
     }
 
+    /// `mid.len()` samples with no new input (the drive high-pass's tail still plays):
+    /// what [`tick_pickups`](Self::tick_pickups)`(0.0)` would give sample by sample,
+    /// the bank's state and coefficients held in registers over the run (a ringing
+    /// voice's block). `side` is as long as `mid`.
+    pub fn ring_pickups(&mut self, mid: &mut [f64], side: &mut [f64]) {
+        let n = mid.len().min(side.len());
+        if !self.active {
+            mid[..n].fill(0.0);
+            side[..n].fill(0.0);
+            return;
+        }
+        if self.damp_left > 0 || self.fade_left > 0 {
+            for (m, s) in mid[..n].iter_mut().zip(&mut side[..n]) {
+                (*m, *s) = self.tick_pickups(0.0);
+            }
+            return;
+        }
+        let mut drive = [0.0; RING_RUN];
+        let mut at = 0;
+        while at < n {
+            let len = (n - at).min(RING_RUN);
+            for d in &mut drive[..len] {
+                *d = self.drive.tick(0.0);
+            }
+            let (m, s) = (&mut mid[at..at + len], &mut side[at..at + len]);
+            simd::ring(
+                self.vector,
+                &mut self.re,
+                &mut self.im,
+                &self.k,
+                &drive[..len],
+                m,
+                s,
+            );
+            at += len;
+        }
+    }
+
+    /// Runs the bank on the portable loop (`false`) or on the process's vector path
+    /// (`true`, where the CPU has one): for tests that compare the two.
+    pub fn set_vector(&mut self, on: bool) {
+        self.vector = on && simd::vector_path();
+    }
+
     /// The crossfade part of [`tick`](Self::tick): advances the old bank and mixes it
     /// (mid and side) out linearly.
     #[inline(never)]
     fn tick_crossfade(&mut self, u: f64, (y, z): (f64, f64)) -> (f64, f64) {
-        let (y_old, z_old) = tick_bank::<true>(&mut self.old_re, &mut self.old_im, &self.old, u);
+        let (y_old, z_old) = simd::tick::<true>(
+            self.vector,
+            &mut self.old_re,
+            &mut self.old_im,
+            &self.old,
+            u,
+        );
         self.fade_left -= 1;
         let w_old = self.fade_left as f64 * self.fade_step;
         if self.fade_left == 0 && self.settings.kind == BodyType::None {
@@ -599,3 +658,6 @@ impl ModalBody {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod simd_tests;

@@ -1,0 +1,161 @@
+//! The engine's render loop: control-rate chunks, voice by voice.
+//!
+//! Between two control ticks nothing a voice reads changes (the parameters move only
+//! between renders, the body settings at control ticks), so a chunk is rendered one
+//! voice at a time into per-sample sums: a voice that only rings then runs its whole
+//! chunk with its body's state held in registers (`Voice::ring_into`), and the others
+//! tick sample by sample as before. Each sample's sum still adds the voices in slot
+//! order, so the output is the same as a sample-by-sample loop over the voices.
+
+use super::{CONTROL_BLOCK, Engine, SLOTS};
+
+/// The longest chunk: one control period.
+const CHUNK: usize = CONTROL_BLOCK as usize;
+
+/// One chunk's per-sample sums over the voices.
+struct Sums {
+    mid: [f64; CHUNK],
+    side: [f64; CHUNK],
+    force: [f64; CHUNK],
+    /// Voices that ended in the chunk: `(sample, slot)`, in the order found.
+    ended: [(usize, usize); SLOTS],
+    n_ended: usize,
+}
+
+impl Sums {
+    fn new() -> Self {
+        Self {
+            mid: [0.0; CHUNK],
+            side: [0.0; CHUNK],
+            force: [0.0; CHUNK],
+            ended: [(0, 0); SLOTS],
+            n_ended: 0,
+        }
+    }
+
+    fn end(&mut self, sample: usize, slot: usize) {
+        if self.n_ended < SLOTS {
+            self.ended[self.n_ended] = (sample, slot);
+            self.n_ended += 1;
+        }
+    }
+}
+
+impl Engine {
+    /// Renders `min(left.len(), right.len())` samples of stereo after the events given
+    /// so far.
+    pub fn render(&mut self, left: &mut [f32], right: &mut [f32]) {
+        self.render_with_force(left, right, None);
+    }
+
+    /// As [`render`](Self::render), also writing the summed normalised wall force (the
+    /// length is then also at most `force.len()`).
+    pub fn render_with_force(
+        &mut self,
+        left: &mut [f32],
+        right: &mut [f32],
+        mut force: Option<&mut [f32]>,
+    ) {
+        let mut len = left.len().min(right.len());
+        if let Some(f) = force.as_deref() {
+            len = len.min(f.len());
+        }
+        let mut at = 0;
+        while at < len {
+            if self.control == 0 {
+                self.control_tick();
+            }
+            let n = ((CONTROL_BLOCK - self.control) as usize).min(len - at);
+            self.control = (self.control + n as u32) % CONTROL_BLOCK;
+            let f = force.as_deref_mut().map(|f| &mut f[at..at + n]);
+            self.render_chunk(&mut left[at..at + n], &mut right[at..at + n], f);
+            at += n;
+        }
+    }
+
+    /// One chunk (at most [`CHUNK`] samples, inside one control period).
+    fn render_chunk(&mut self, left: &mut [f32], right: &mut [f32], force: Option<&mut [f32]>) {
+        let n = left.len();
+        let mut mix = [0.0; CHUNK];
+        let mut width = [0.0; CHUNK];
+        for j in 0..n {
+            // Body None bypasses the mix (smoothed: no click when the body is switched).
+            mix[j] = self
+                .mix
+                .next(super::super::level::mix_of(&self.params, self.params.mix));
+            width[j] = self.next_width();
+        }
+        let mut sums = Sums::new();
+        for i in 0..SLOTS {
+            if !self.voices[i].is_active() {
+                continue;
+            }
+            self.voices[i].epoch = Some(self.epoch);
+            if self.tracer.slot != Some(i) && self.voices[i].only_rings() {
+                let (mid, side) = (&mut sums.mid[..n], &mut sums.side[..n]);
+                if let Some((j, guard)) = self.voices[i].ring_into(&mix[..n], mid, side) {
+                    self.guard_events += u64::from(guard);
+                    sums.end(j, i);
+                }
+            } else {
+                self.tick_voice(i, &mix[..n], &mut sums);
+            }
+        }
+        self.report_ended(&mut sums);
+        for j in 0..n {
+            let ([l, r], ok) = self.output.process_mid_side(
+                sums.mid[j],
+                width[j] * sums.side[j],
+                self.params.gain_db,
+            );
+            if !ok {
+                self.guard_events += 1;
+            }
+            left[j] = l;
+            right[j] = r;
+        }
+        if let Some(f) = force {
+            for (f, s) in f.iter_mut().zip(&sums.force) {
+                *f = *s as f32;
+            }
+        }
+        self.clock += n as u64;
+    }
+
+    /// The voice in `slot` sample by sample over the chunk (`mix.len()` samples).
+    fn tick_voice(&mut self, slot: usize, mix: &[f64], sums: &mut Sums) {
+        let p = self.body_params_now();
+        for (j, &mix) in mix.iter().enumerate() {
+            match self.voices[slot].tick_with(&p, mix, Some(&mut self.levels)) {
+                Some(s) => {
+                    sums.mid[j] += s.out;
+                    sums.side[j] += s.side;
+                    sums.force[j] += s.force;
+                    if self.tracer.slot == Some(slot) {
+                        self.trace_sample(slot, &s);
+                    }
+                    if !self.voices[slot].is_active() {
+                        sums.end(j, slot);
+                        return;
+                    }
+                }
+                None => {
+                    self.guard_events += 1;
+                    sums.end(j, slot);
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Reports the chunk's ended voices in time order (slot order within a sample), as
+    /// a sample-by-sample loop would have found them.
+    fn report_ended(&mut self, sums: &mut Sums) {
+        let ended = &mut sums.ended[..sums.n_ended];
+        ended.sort_unstable();
+        for k in 0..sums.n_ended {
+            let (j, slot) = sums.ended[k];
+            self.report_at(slot, self.clock + j as u64);
+        }
+    }
+}
