@@ -2,7 +2,7 @@
 //! retrigger de-click, steal fade and guard. Framework-free: the plugin and `rebound
 //! render` drive the same code.
 
-use super::ceiling::Ceiling;
+use super::ceiling::{CEILING, Ceiling};
 use super::expression::Expression;
 use super::humanize::Jitter;
 use super::level;
@@ -25,7 +25,7 @@ use tail::{Tail, excitation};
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
 /// Samples [`Voice::ring_into`] hands its body at a time.
-const RING_BLOCK: usize = 64;
+const RING_BLOCK: usize = 32;
 /// The normalised excitation is limited to this many times the analytic peak of a
 /// full-velocity strike: anything above is integrator error on a contact shorter than a
 /// sample, not physics.
@@ -699,8 +699,11 @@ impl Voice {
         let mut at = 0;
         while at < mix.len() {
             let n = (mix.len() - at).min(RING_BLOCK);
-            self.body.ring_pickups(&mut body[..n], &mut body_side[..n]);
-            for j in 0..n {
+            let (b, bs) = (&mut body[..n], &mut body_side[..n]);
+            self.body.ring_pickups(b, bs);
+            let (m, s) = (&mut mid[at..at + n], &mut side[at..at + n]);
+            let done = self.mix_steady(&mix[at..at + n], b, bs, m, s);
+            for j in done..n {
                 let (y, s, _, _) = self.mix_sample(mix[at + j], 0.0, 0.0, body[j], body_side[j]);
                 let g = self.ceiling.next(y);
                 let (y, s) = (y * g, s * g);
@@ -717,6 +720,58 @@ impl Voice {
             at += n;
         }
         None
+    }
+
+    /// [`mix_sample`](Self::mix_sample) and the ceiling for a ringing voice in the
+    /// common case, not fading and the ceiling open with nothing near it: the same
+    /// arithmetic, a block at a time. Returns how many samples it played: all of them,
+    /// or none (the voice untouched) when one needs the ceiling or the guard, or while
+    /// the voice fades.
+    #[inline(always)]
+    fn mix_steady(
+        &mut self,
+        mix: &[f64],
+        body: &[f64],
+        body_side: &[f64],
+        mid: &mut [f64],
+        side: &mut [f64],
+    ) -> usize {
+        let n = mix.len();
+        if self.fade_step != 0.0 || self.ceiling.gain() != 1.0 || n == 0 {
+            return 0;
+        }
+        // The de-click's decay, the only state carried from sample to sample.
+        let mut declick = [0.0; RING_BLOCK];
+        let mut d = self.declick;
+        if d != 0.0 {
+            for x in &mut declick[..n] {
+                d *= self.declick_coef;
+                *x = d;
+            }
+        }
+        let (fade, pan) = (self.fade, self.pan);
+        let mut y = [0.0; RING_BLOCK];
+        let mut s = [0.0; RING_BLOCK];
+        let mut fits = true;
+        for j in 0..n {
+            // As `mix_sample` with no dry path (own and tail dry 0).
+            let dry = 0.0 + FULL_SCALE * 0.0;
+            y[j] = ((1.0 - mix[j]) * dry + mix[j] * (FULL_SCALE * body[j]) + declick[j]) * fade;
+            s[j] = -pan * y[j] + PICKUP_SPREAD * mix[j] * FULL_SCALE * body_side[j] * fade;
+            // Under the ceiling and a number: the ceiling's gain stays 1 (`Ceiling::next`).
+            fits &= y[j].abs() <= CEILING && s[j] == s[j];
+        }
+        if !fits {
+            return 0;
+        }
+        for j in 0..n {
+            mid[j] += y[j];
+            side[j] += s[j];
+        }
+        self.declick = d;
+        self.last_dry = (1.0 - mix[n - 1]) * 0.0;
+        self.last_out = y[n - 1];
+        n
     }
 
     /// True when the contact sequence is over and everything has rung below −120 dB.

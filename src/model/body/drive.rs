@@ -95,6 +95,13 @@ impl DriveHighpass {
         self.s = [[0.0; 2]; 2];
     }
 
+    /// True when nothing is left of the force heard so far: with no new force the
+    /// output is exactly 0 ([`tick`](Self::tick) of 0 returns 0).
+    #[inline]
+    pub fn is_quiet(&self) -> bool {
+        self.g == 0.0 || self.s == [[0.0; 2]; 2]
+    }
+
     /// One sample of the high-passed force.
     #[inline(always)]
     pub fn tick(&mut self, x: f64) -> f64 {

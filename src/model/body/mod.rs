@@ -89,6 +89,10 @@ struct Coefs {
     g: [f64; MODES],
     /// The lowest sounding mode, Hz (0: none), which tunes the drive high-pass.
     lowest: f64,
+    /// Groups of four modes that are ticked: up to the last mode below the rate's band
+    /// limit. Modes above it are silent at every position and brightness, so they are
+    /// not ticked at all, and their state is held at zero (`ModalBody::retune`).
+    live: usize,
 }
 
 /// A complex number as `(re, im)`; control rate only.
@@ -140,6 +144,7 @@ impl Coefs {
         d: 0.0,
         g: [0.0; MODES],
         lowest: 0.0,
+        live: 0,
     };
 
     /// The coefficients of `st` at `fs`. Only the discretisation depends on the rate:
@@ -174,6 +179,9 @@ impl Coefs {
             let f = st.f1 * ratio;
             if !f.is_finite() || f <= 0.0 {
                 continue;
+            }
+            if f < rate_limit {
+                out.live = k / 4 + 1;
             }
             let band = band_gain(f, BAND_FADE, BAND_LIMIT);
             let g = shape * ratio.powf(tilt) * band;
@@ -272,7 +280,8 @@ fn tick_bank<const SIDE: bool>(
     k: &Coefs,
     u: f64,
 ) -> (f64, f64) {
-    for i in 0..MODES {
+    let live = 4 * k.live;
+    for i in 0..live {
         let r = re[i] * k.c[i] - im[i] * k.s[i] + u;
         let m = re[i] * k.s[i] + im[i] * k.c[i];
         re[i] = r;
@@ -282,14 +291,14 @@ fn tick_bank<const SIDE: bool>(
     // each into one register and spent shuffles on every mode (a ringing voice took
     // ~20 % longer).
     let mut acc = [0.0; 4];
-    for i in (0..MODES).step_by(4) {
+    for i in (0..live).step_by(4) {
         for j in 0..4 {
             acc[j] += k.a[i + j] * im[i + j] + k.b[i + j] * re[i + j];
         }
     }
     let mut side = [0.0; 4];
     if SIDE {
-        for i in (0..MODES).step_by(4) {
+        for i in (0..live).step_by(4) {
             for j in 0..4 {
                 side[j] += k.sa[i + j] * im[i + j] + k.sb[i + j] * re[i + j];
             }
@@ -348,7 +357,7 @@ pub struct ModalBody {
 }
 
 /// Samples [`ModalBody::ring_pickups`] runs with its state in registers at a time.
-const RING_RUN: usize = 64;
+const RING_RUN: usize = 32;
 
 /// The hand goes on over this long (at most a quarter of its T60), s: a decay rate
 /// that steps makes a kink in every mode's envelope, a ramp a bend.
@@ -422,6 +431,10 @@ impl ModalBody {
         }
         self.settings = st;
         self.k = Coefs::of(&st, fs, &self.plate);
+        // Modes above the band limit are not ticked: none of them keeps a state that
+        // would sound if the body were retuned down (it starts from rest instead).
+        self.re[4 * self.k.live..].fill(0.0);
+        self.im[4 * self.k.live..].fill(0.0);
         self.drive.tune(self.k.lowest, fs);
         cap_decay(&mut self.k, self.damp_t60, fs);
         self.damp_left = 0;
@@ -562,23 +575,21 @@ impl ModalBody {
             }
             return;
         }
+        const QUIET: [f64; RING_RUN] = [0.0; RING_RUN];
         let mut drive = [0.0; RING_RUN];
         let mut at = 0;
         while at < n {
             let len = (n - at).min(RING_RUN);
-            for d in &mut drive[..len] {
-                *d = self.drive.tick(0.0);
-            }
+            let u = if self.drive.is_quiet() {
+                &QUIET[..len]
+            } else {
+                for d in &mut drive[..len] {
+                    *d = self.drive.tick(0.0);
+                }
+                &drive[..len]
+            };
             let (m, s) = (&mut mid[at..at + len], &mut side[at..at + len]);
-            simd::ring(
-                self.vector,
-                &mut self.re,
-                &mut self.im,
-                &self.k,
-                &drive[..len],
-                m,
-                s,
-            );
+            simd::ring(self.vector, &mut self.re, &mut self.im, &self.k, u, m, s);
             at += len;
         }
     }

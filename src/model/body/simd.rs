@@ -137,11 +137,12 @@ mod avx2 {
         }
     }
 
-    /// One sample on the state in registers: rotates the phasors, adds `u` to their real
-    /// parts, returns the mid and side readout sums (before the direct paths).
+    /// One sample on the state in registers, its first `G` groups of four modes (the
+    /// live ones, `Coefs::live`): rotates the phasors, adds `u` to their real parts,
+    /// returns the mid and side readout sums (before the direct paths).
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    fn step<const SIDE: bool>(
+    fn step<const SIDE: bool, const G: usize>(
         re: &mut [__m256d; V],
         im: &mut [__m256d; V],
         r: &Regs,
@@ -150,7 +151,7 @@ mod avx2 {
         let u = _mm256_set1_pd(u);
         let mut mid = [_mm256_setzero_pd(); V];
         let mut side = [_mm256_setzero_pd(); V];
-        for j in 0..V {
+        for j in 0..G {
             // re' = re c − im s + u, im' = re s + im c.
             let x = _mm256_fmadd_pd(re[j], r.c[j], _mm256_fnmadd_pd(im[j], r.s[j], u));
             let y = _mm256_fmadd_pd(re[j], r.s[j], _mm256_mul_pd(im[j], r.c[j]));
@@ -161,15 +162,15 @@ mod avx2 {
                 side[j] = _mm256_fmadd_pd(r.sa[j], y, _mm256_mul_pd(r.sb[j], x));
             }
         }
-        // Lane sums over the four groups in the portable loop's order (group by group).
-        let m = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(mid[0], mid[1]), mid[2]), mid[3]);
+        // Lane sums over the groups in the portable loop's order (group by group).
+        let (mut m, mut s) = (mid[0], side[0]);
+        for j in 1..G {
+            m = _mm256_add_pd(m, mid[j]);
+            s = _mm256_add_pd(s, side[j]);
+        }
         if !SIDE {
             return (hsum2(m, m).0, 0.0);
         }
-        let s = _mm256_add_pd(
-            _mm256_add_pd(_mm256_add_pd(side[0], side[1]), side[2]),
-            side[3],
-        );
         hsum2(m, s)
     }
 
@@ -181,12 +182,30 @@ mod avx2 {
         k: &Coefs,
         u: f64,
     ) -> (f64, f64) {
+        let (m, s) = match k.live {
+            0 => (0.0, 0.0),
+            1 => tick_groups::<SIDE, 1>(re, im, k, u),
+            2 => tick_groups::<SIDE, 2>(re, im, k, u),
+            3 => tick_groups::<SIDE, 3>(re, im, k, u),
+            _ => tick_groups::<SIDE, 4>(re, im, k, u),
+        };
+        (m + k.d * u, if SIDE { s + k.sd * u } else { 0.0 })
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn tick_groups<const SIDE: bool, const G: usize>(
+        re: &mut [f64; MODES],
+        im: &mut [f64; MODES],
+        k: &Coefs,
+        u: f64,
+    ) -> (f64, f64) {
         let r = Regs::of(k);
         let (mut vr, mut vi) = (load(re), load(im));
-        let (m, s) = step::<SIDE>(&mut vr, &mut vi, &r, u);
+        let out = step::<SIDE, G>(&mut vr, &mut vi, &r, u);
         store(re, &vr);
         store(im, &vi);
-        (m + k.d * u, if SIDE { s + k.sd * u } else { 0.0 })
+        out
     }
 
     /// A run of samples with the state and coefficients held in registers.
@@ -199,10 +218,33 @@ mod avx2 {
         mid: &mut [f64],
         side: &mut [f64],
     ) {
+        match k.live {
+            0 => {
+                for ((u, m), s) in drive.iter().zip(mid.iter_mut()).zip(side.iter_mut()) {
+                    (*m, *s) = (0.0 + k.d * u, 0.0 + k.sd * u);
+                }
+            }
+            1 => ring_groups::<1>(re, im, k, drive, mid, side),
+            2 => ring_groups::<2>(re, im, k, drive, mid, side),
+            3 => ring_groups::<3>(re, im, k, drive, mid, side),
+            _ => ring_groups::<4>(re, im, k, drive, mid, side),
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn ring_groups<const G: usize>(
+        re: &mut [f64; MODES],
+        im: &mut [f64; MODES],
+        k: &Coefs,
+        drive: &[f64],
+        mid: &mut [f64],
+        side: &mut [f64],
+    ) {
         let r = Regs::of(k);
         let (mut vr, mut vi) = (load(re), load(im));
         for ((u, m), s) in drive.iter().zip(mid.iter_mut()).zip(side.iter_mut()) {
-            let (a, b) = step::<true>(&mut vr, &mut vi, &r, *u);
+            let (a, b) = step::<true, G>(&mut vr, &mut vi, &r, *u);
             *m = a + k.d * u;
             *s = b + k.sd * u;
         }
