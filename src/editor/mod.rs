@@ -6,10 +6,9 @@
 //!
 //! The audio thread hands data over lock-free: the contact trace and the note capture
 //! through triple buffers, pad notes through an atomic ring, the level through an
-//! atomic. The editor's
-//! size is persisted with the plugin state ([`EditorSize`]); nice-plug-egui's own state
-//! is not serialisable, so a fresh egui editor is built on each `spawn` from the
-//! restored size.
+//! atomic. The editor's size ([`EditorSize`]) and view ([`view::SavedView`]) are
+//! persisted with the plugin state; nice-plug-egui's own state is not serialisable, so
+//! a fresh egui editor is built on each `spawn` from the restored size and view.
 
 pub mod browser;
 pub mod capture;
@@ -280,12 +279,10 @@ impl App {
             }
             ui.separator();
             let (presets, loaded) = self.browser.loaded_now(&self.params);
-            ui.add(
-                egui::Label::new(
-                    egui::RichText::new(browser::loaded_text(presets, loaded)).strong(),
-                )
-                .truncate(),
-            );
+            let text = browser::loaded_text(presets, loaded);
+            // A user preset's long name gives way at a narrow window; hover shows it whole.
+            ui.add(egui::Label::new(egui::RichText::new(&text).strong()).truncate())
+                .on_hover_text(&text);
         });
     }
 

@@ -10,7 +10,7 @@ use nice_plug_egui::widgets::ParamSlider;
 /// Width of a control's name: the longest ("Velocity to hardness") fits whole.
 pub const LABEL_WIDTH: f32 = 138.0;
 /// Room kept for a slider's value text ("1.00e12 N/m^α").
-pub const VALUE_WIDTH: f32 = 90.0;
+pub const VALUE_WIDTH: f32 = 100.0;
 /// The narrowest slider.
 pub const MIN_SLIDER: f32 = 70.0;
 /// A control row's height.
@@ -43,7 +43,7 @@ fn label(ui: &mut egui::Ui, name: &str, tip: &str) {
 
 /// The slider width that leaves room for the name and the value in a row `width` wide.
 pub fn slider_width(width: f32) -> f32 {
-    (width - LABEL_WIDTH - VALUE_WIDTH - 24.0).max(MIN_SLIDER)
+    (width - LABEL_WIDTH - VALUE_WIDTH - 36.0).max(MIN_SLIDER)
 }
 
 /// A labelled slider (drag, or click the value to type one; double-click resets).
