@@ -4,7 +4,7 @@
 
 use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
-use rebound::editor::browser::{Loaded, loaded, loaded_text, same_sound};
+use rebound::editor::browser::{Browser, Loaded, loaded, loaded_text, same_sound};
 use rebound::editor::meter::{
     METER_FLOOR_DB, METER_TOP_DB, SCALE_MARKS, hold_text, mark_text, scale_fraction,
 };
@@ -55,6 +55,12 @@ fn meter_figures_read_in_dbfs() {
 /// and reads it back through the engine parameters.
 fn through_host(want: &EngineParams) -> EngineParams {
     let params = ReboundParams::default();
+    set_through_host(&params, want);
+    params.engine_params()
+}
+
+/// Sets every parameter of `params` to `want`'s value through its normalised value.
+fn set_through_host(params: &ReboundParams, want: &EngineParams) {
     let map = params.param_map();
     for (id, v) in rebound::preset::plugin::plugin_values(want) {
         let (_, ptr, _) = map.iter().find(|(i, _, _)| *i == id).expect("an id");
@@ -66,7 +72,6 @@ fn through_host(want: &EngineParams) -> EngineParams {
         };
         unsafe { ptr._internal_set_normalized_value(ptr.preview_normalized(plain)) };
     }
-    params.engine_params()
 }
 
 /// Every factory preset, loaded through the host, shows as itself; the defaults show as
@@ -161,6 +166,27 @@ fn the_last_loaded_of_two_identical_presets_is_shown() {
     assert_eq!(loaded(&list, &mine, None), Loaded::None);
     assert_eq!(loaded(&list, &mine, Some("gone")), Loaded::None);
     assert_eq!(loaded(&list, &d, Some("a")), Loaded::Default);
+}
+
+/// The browser remembers a preset the parameters came to hold without it (a session
+/// reopened on it, the host setting it): a control moved afterwards shows it edited.
+#[test]
+fn the_browser_shows_a_preset_set_by_the_host_edited_after_a_change() {
+    let all = factory();
+    let i = all.len() / 2;
+    let params = ReboundParams::default();
+    let mut browser = Browser::default();
+    assert_eq!(browser.loaded_now(&params).1, Loaded::Default);
+    set_through_host(&params, &all[i].params);
+    let (list, now) = browser.loaded_now(&params);
+    assert_eq!(list[i].name, all[i].name);
+    assert_eq!(now, Loaded::Preset(i), "{}", all[i].name);
+    let mut moved = all[i].params;
+    moved.t60 = if moved.t60 > 1.0 { 0.5 } else { 2.0 };
+    set_through_host(&params, &moved);
+    assert_eq!(browser.loaded_now(&params).1, Loaded::Edited(i));
+    set_through_host(&params, &all[i].params);
+    assert_eq!(browser.loaded_now(&params).1, Loaded::Preset(i));
 }
 
 // ---- The view ----

@@ -128,7 +128,7 @@ impl Browser {
         }
     }
 
-    /// The presets as loaded now: their list, and which one the parameters hold.
+    /// The presets (read on first use) and which one the parameters hold.
     pub fn loaded_now(&mut self, params: &ReboundParams) -> (&[Preset], Loaded) {
         if !self.read {
             self.refresh();
@@ -138,6 +138,13 @@ impl Browser {
             &params.engine_params(),
             self.current.as_deref(),
         );
+        // A preset the parameters came to hold by any way (a reopened session, the
+        // host) counts as loaded, so that moving a control then shows it edited.
+        if let Loaded::Preset(i) = l
+            && self.current.as_deref() != Some(self.presets[i].name.as_str())
+        {
+            self.current = Some(self.presets[i].name.clone());
+        }
         (&self.presets, l)
     }
 
