@@ -3,8 +3,9 @@
 # through the VST3, every factory preset survives the host's save and reload bit for
 # bit (the preset values come from the debug CLI, `rebound presets --json --host`), and
 # the editor is opened under Xvfb + openbox + xsettingsd and
-# screenshotted to assets/editor.png, after a bouncing, gravity-in-contact note has
-# come to rest (so the screenshot shows the load-aware plots and readouts).
+# screenshotted in both its views to assets/editor.png (Play) and
+# assets/editor-physics.png (Physics), after a bouncing, gravity-in-contact note has
+# come to rest (so the Physics view shows the load-aware plots and readouts).
 # Last, a session with the VST3 is saved, closed and reopened in Ardour 7 and must
 # render as before, bit for bit (tests/host_ardour.sh: installs Ardour from Debian).
 #   scripts/host_tests.sh            # everything
@@ -61,16 +62,25 @@ sleep 1
 mkdir -p assets
 # The default patch: the editor opens and draws (checked, not kept).
 .venv/bin/python tests/host_pedalboard.py --editor /tmp/rebound-editor-default.png
-# The README's screenshot: a bouncing, gravity-in-contact patch, played until the mass
-# rests on the wall, then the editor opened on its last contact.
-.venv/bin/python - assets/editor.png <<'PY'
-import os, subprocess, sys, threading, time
+# The README's screenshots: the "Steel ball on a plate" preset (a bouncing,
+# gravity-in-contact patch on the plate) set through the host's parameters, played
+# until the mass rests on the wall, then the editor opened on its last contact, once per
+# view: Play (assets/editor.png) and Physics (assets/editor-physics.png).
+# REBOUND_EDITOR_VIEW opens the editor on the view it names.
+"$TARGET/debug/rebound" presets --json --host >/tmp/rebound-presets.json
+for view in play physics; do
+  shot=assets/editor.png
+  [[ "$view" == physics ]] && shot=assets/editor-physics.png
+  REBOUND_EDITOR_VIEW="$view" .venv/bin/python - "$shot" /tmp/rebound-presets.json <<'PY'
+import json, os, subprocess, sys, threading, time
 import mido, pedalboard
-out = sys.argv[1]
+out, presets = sys.argv[1], sys.argv[2]
 p = pedalboard.load_plugin(os.environ["REBOUND_VST3"])
-p.bouncing = True
-p.gravity_in_contact = True
-p.body = "Plate"
+with open(presets) as f:
+    preset = next(x for x in json.load(f) if x["name"] == "Steel ball on a plate")
+by_name = {getattr(v, "name", k): v for k, v in p.parameters.items()}
+for h in preset["host"]:
+    by_name[h["name"]].raw_value = h["normalized"]
 p([mido.Message("note_on", note=60, velocity=100, time=0.0)], duration=6.0,
   sample_rate=48000, num_channels=2)
 ev = threading.Event()
@@ -83,7 +93,8 @@ p.show_editor(ev)
 if not os.path.exists(out):
     sys.exit("no screenshot")
 PY
-echo "screenshot: assets/editor.png"
+  echo "screenshot: $shot"
+done
 
 echo "== Ardour: a session saved, closed and reopened renders as before"
 tests/host_ardour.sh

@@ -1,22 +1,27 @@
-//! The egui editor: a strike pad and a level meter to play, a preset browser, the
-//! parameters in their groups, the physical values they set, and plots of the last
-//! contact and the last note. Widgets live in their own modules.
+//! The egui editor, in two views under tabs ([`view`]): Play, for a sound designer (the
+//! controls grouped by what they do to the sound, the last note's waveform and
+//! spectrum), and Physics (the solver, the physical values the controls set, and plots
+//! of the last contact). The strike pad, the level meter and the preset browser stay at
+//! the right in both. Widgets live in their own modules.
 //!
 //! The audio thread hands data over lock-free: the contact trace and the note capture
 //! through triple buffers, pad notes through an atomic ring, the level through an
-//! atomic. The editor's
-//! size is persisted with the plugin state ([`EditorSize`]); nice-plug-egui's own state
-//! is not serialisable, so a fresh egui editor is built on each `spawn` from the
-//! restored size.
+//! atomic. The editor's size ([`EditorSize`]) and view ([`view::SavedView`]) are
+//! persisted with the plugin state; nice-plug-egui's own state is not serialisable, so
+//! a fresh egui editor is built on each `spawn` from the restored size and view.
 
 pub mod browser;
 pub mod capture;
+pub mod controls;
 pub mod meter;
 pub mod pad;
+pub mod physics;
 pub mod plots;
 pub mod readouts;
 pub mod size;
 pub mod tooltips;
+pub mod view;
+pub mod widgets;
 
 pub use size::EditorSize;
 
@@ -25,7 +30,6 @@ use crate::params::ReboundParams;
 use nice_plug::editor::dpi::{LogicalSize, NativeSize};
 use nice_plug::editor::{HostMethods, SizeConstraints, SpawnedEditor};
 use nice_plug::prelude::*;
-use nice_plug_egui::widgets::ParamSlider;
 use nice_plug_egui::{
     EguiEditor, EguiEditorHandle, EguiNiceSettings, NiceEguiApp, RepaintNotifier,
     create_egui_editor,
@@ -127,6 +131,8 @@ pub const MIN_SIZE: (f32, f32) = (960.0, 640.0);
 pub struct App {
     params: Arc<ReboundParams>,
     shared: Arc<EditorShared>,
+    /// The view shown (saved in the parameters' `editor-view` on each switch).
+    view: view::View,
     trace: Option<Box<ContactTrace>>,
     gui: Option<nice_plug::context::gui::GuiContext>,
     pad: pad::Pad,
@@ -143,9 +149,12 @@ pub struct App {
 
 impl App {
     fn new(params: Arc<ReboundParams>, shared: Arc<EditorShared>) -> Self {
+        let env = std::env::var(view::VIEW_ENV).ok();
+        let view = view::opening_view(view::get(&params.editor_view), env.as_deref());
         Self {
             params,
             shared,
+            view,
             trace: None,
             gui: None,
             pad: pad::Pad::default(),
@@ -223,50 +232,28 @@ impl NiceEguiApp for App {
         let Some(gui) = self.gui.clone() else { return };
         let setter = gui.param_setter();
         let p = self.params.clone();
-        // Compact rows: all groups fit the default height without scrolling.
-        ui.spacing_mut().item_spacing.y = 1.0;
+        // Compact rows: every group fits the default height without scrolling.
+        ui.spacing_mut().item_spacing.y = 2.0;
         ui.spacing_mut().interact_size.y = 16.0;
-        let physical = self.physical_line();
-        egui::Panel::left("params")
-            .resizable(false)
-            .exact_size(GROUP_WIDTH + 14.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| param_groups(ui, &p, &setter));
-            });
+        egui::Panel::top("tabs").show(ui, |ui| self.top_bar(ui));
         egui::Panel::right("play")
             .resizable(false)
             .exact_size(PLAY_WIDTH)
             .show(ui, |ui| {
                 ui.horizontal_top(|ui| {
                     ui.vertical(|ui| {
-                        self.pad
-                            .ui(ui, &self.shared.pad, egui::vec2(PLAY_WIDTH - 64.0, 150.0));
+                        let w = PLAY_WIDTH - meter::METER_WIDTH - 24.0;
+                        self.pad.ui(ui, &self.shared.pad, egui::vec2(w, PAD_HEIGHT));
                     });
-                    self.meter.ui(ui, egui::vec2(22.0, 166.0));
+                    self.meter
+                        .ui(ui, egui::vec2(meter::METER_WIDTH, PAD_HEIGHT + 22.0));
                 });
                 ui.separator();
                 self.browser.ui(ui, &p, &setter);
             });
-        egui::CentralPanel::default().show(ui, |ui| {
-            ui.monospace(physical)
-                .on_hover_text(readouts::PHYSICAL_HELP);
-            let empty = ContactTrace::default();
-            let t = self.trace.as_deref().unwrap_or(&empty);
-            readouts::readouts(ui, t, &self.shared);
-            let empty_c = capture::Capture::default();
-            let c = self.capture.as_deref().unwrap_or(&empty_c);
-            let w = ((ui.available_width() - 12.0) / 2.0).max(160.0);
-            let h = ((ui.available_height() - 80.0) / 3.0).clamp(80.0, 320.0);
-            let size = egui::vec2(w, h);
-            egui::Grid::new("plots").num_columns(2).show(ui, |ui| {
-                ui.vertical(|ui| plots::energy::plot(ui, t, size));
-                ui.vertical(|ui| plots::phase::plot(ui, t, size));
-                ui.end_row();
-                ui.vertical(|ui| plots::wave::plot(ui, c, &self.wave, size));
-                ui.vertical(|ui| plots::spectrum::plot(ui, c, &self.spectrum, size));
-                ui.end_row();
-            });
-            plots::drift::plot(ui, t, egui::vec2(2.0 * w + 8.0, h));
+        egui::CentralPanel::default().show(ui, |ui| match self.view {
+            view::View::Play => self.play_view(ui, &p, &setter),
+            view::View::Physics => physics::ui(self, ui, &p, &setter),
         });
     }
 
@@ -275,86 +262,45 @@ impl NiceEguiApp for App {
     }
 }
 
-/// Width of a parameter group: label, slider and the widest value text
-/// ("1.00e12 N/m^α"), so that every group frame lines up.
-const GROUP_WIDTH: f32 = 390.0;
 /// Width of the right column (pad, meter, presets).
-const PLAY_WIDTH: f32 = 230.0;
+const PLAY_WIDTH: f32 = 250.0;
+/// Height of the strike pad.
+const PAD_HEIGHT: f32 = 150.0;
+/// The least height the Play view keeps for its waveform and spectrum.
+const SOUND_PLOTS_MIN: f32 = 150.0;
 
-/// The parameters in their groups, plain names, paper names on hover.
-fn param_groups(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter) {
-    group(ui, "Strike", |ui| {
-        slider(ui, &p.v_min, "vmin", s);
-        slider(ui, &p.v_max, "vmax", s);
-        slider(ui, &p.velocity_curve, "vcurve", s);
-        slider(ui, &p.mass, "mass", s);
-    });
-    group(ui, "Contact (latched at onset)", |ui| {
-        slider(ui, &p.controls, "controls", s);
-        if p.controls.value() == crate::params::ControlsChoice::Playable {
-            slider(ui, &p.hardness, "hard", s);
-            slider(ui, &p.restitution, "rest", s);
-            slider(ui, &p.alpha, "alpha", s);
-        } else {
-            slider(ui, &p.stiffness, "k", s);
-            slider(ui, &p.alpha, "alpha", s);
-            slider(ui, &p.damping_mode, "dmode", s);
-            slider(ui, &p.damping, "mu", s);
-            slider(ui, &p.restitution, "rest", s);
-        }
-    });
-    group(ui, "Integrator and correction", |ui| {
-        slider(ui, &p.integrator, "method", s);
-        slider(ui, &p.correction, "corr", s);
-        slider(ui, &p.clamp_target, "clamp", s);
-    });
-    group(ui, "Bouncing", |ui| {
-        slider(ui, &p.bouncing, "bounce", s);
-        slider(ui, &p.gravity, "grav", s);
-        slider(ui, &p.gravity_in_contact, "gcont", s);
-    });
-    group(ui, "Body", |ui| {
-        slider(ui, &p.body, "body", s);
-        slider(ui, &p.body_freq, "bfreq", s);
-        slider(ui, &p.key_track, "ktrack", s);
-        slider(ui, &p.t60, "t60", s);
-        slider(ui, &p.brightness, "bright", s);
-        slider(ui, &p.position, "pos", s);
-        slider(ui, &p.mix, "mix", s);
-        slider(ui, &p.note_off, "noteoff", s);
-        slider(ui, &p.release, "release", s);
-    });
-    group(ui, "Output, variation, expression", |ui| {
-        slider(ui, &p.gain, "gain", s);
-        slider(ui, &p.width, "width", s);
-        slider(ui, &p.voices, "voices", s);
-        slider(ui, &p.humanize, "human", s);
-        slider(ui, &p.seed, "seed", s);
-        slider(ui, &p.mod_wheel, "mwheel", s);
-        slider(ui, &p.mod_depth, "mwamt", s);
-        slider(ui, &p.bend_range, "bend", s);
-    });
-}
-
-fn group(ui: &mut egui::Ui, title: &str, body: impl FnOnce(&mut egui::Ui)) {
-    egui::Frame::group(ui.style())
-        .inner_margin(egui::Margin::symmetric(6, 1))
-        .show(ui, |ui| {
-            ui.set_width(GROUP_WIDTH - 14.0);
-            ui.strong(title);
-            body(ui);
+impl App {
+    /// The tabs and the preset the parameters hold.
+    fn top_bar(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            if let Some(v) = view::tabs(ui, self.view) {
+                self.view = v;
+                view::set(&self.params.editor_view, v);
+            }
+            ui.separator();
+            let (presets, loaded) = self.browser.loaded_now(&self.params);
+            let text = browser::loaded_text(presets, loaded);
+            // A user preset's long name gives way at a narrow window; hover shows it whole.
+            ui.add(egui::Label::new(egui::RichText::new(&text).strong()).truncate())
+                .on_hover_text(&text);
         });
-}
+    }
 
-/// A labelled slider whose hover text is the spec's help and the paper's name.
-fn slider<P: Param>(ui: &mut egui::Ui, param: &P, id: &str, setter: &ParamSetter) {
-    let tip = tooltips::tooltip(id);
-    ui.horizontal(|ui| {
-        let label = ui.add_sized([105.0, 16.0], egui::Label::new(param.name()).truncate());
-        let slider = ui.add(ParamSlider::for_param(param, setter).with_width(150.0));
-        if !tip.is_empty() {
-            label.on_hover_text(&tip);
-            slider.on_hover_text(&tip);
-        }
-    });
+    /// The controls, then the last note's waveform and spectrum.
+    fn play_view(&mut self, ui: &mut egui::Ui, p: &ReboundParams, setter: &ParamSetter) {
+        egui::ScrollArea::vertical()
+            .id_salt("controls")
+            .max_height((ui.available_height() - SOUND_PLOTS_MIN).max(120.0))
+            .show(ui, |ui| controls::controls(ui, p, setter));
+        ui.add_space(4.0);
+        let empty_c = capture::Capture::default();
+        let c = self.capture.as_deref().unwrap_or(&empty_c);
+        let w = ((ui.available_width() - 12.0) / 2.0).max(160.0);
+        let h = (ui.available_height() - 40.0).clamp(70.0, 320.0);
+        let size = egui::vec2(w, h);
+        ui.horizontal_top(|ui| {
+            ui.vertical(|ui| plots::wave::plot(ui, c, &self.wave, size));
+            ui.vertical(|ui| plots::spectrum::plot(ui, c, &self.spectrum, size));
+        });
+    }
 }

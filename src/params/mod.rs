@@ -124,6 +124,9 @@ pub struct ReboundParams {
     /// Editor window size, restored with the session.
     #[persist = "editor-size"]
     pub editor_size: crate::editor::size::EditorSize,
+    /// The editor's view (Play or Physics), restored with the session.
+    #[persist = "editor-view"]
+    pub editor_view: crate::editor::view::SavedView,
 
     // ---- Strike ----
     /// Impact speed at MIDI velocity 0.
@@ -260,6 +263,7 @@ impl Default for ReboundParams {
         let d = EngineParams::default();
         Self {
             editor_size: crate::editor::size::EditorSize::new(EDITOR_SIZE.0, EDITOR_SIZE.1),
+            editor_view: Default::default(),
             v_min: number_param("vmin"),
             v_max: number_param("vmax"),
             velocity_curve: number_param("vcurve"),

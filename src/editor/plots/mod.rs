@@ -28,8 +28,23 @@ pub fn x_axis<'a>(label: &str) -> AxisHints<'a> {
         .label_spacing(28.0..=40.0)
 }
 
+/// Lines kept for a plot's title: it wraps within the plot's width, never cut.
+pub const TITLE_LINES: f32 = 2.0;
+
+/// The title above a plot `width` wide, wrapped in a band of [`TITLE_LINES`] lines so
+/// that plots side by side line up.
+pub fn title(ui: &mut egui::Ui, title: &str, width: f32) {
+    let line = ui.text_style_height(&egui::TextStyle::Small);
+    let band = egui::vec2(width, TITLE_LINES * line + 2.0);
+    ui.allocate_ui_with_layout(band, egui::Layout::top_down(egui::Align::Min), |ui| {
+        ui.set_min_size(band);
+        ui.set_max_width(width);
+        ui.add(egui::Label::new(egui::RichText::new(title).small()).wrap());
+    });
+}
+
 /// A plot with labelled axes at a fixed view (no zoom or drag: the view follows the
-/// data), a see-through legend, and a title above it.
+/// data), a see-through legend, and its title above it ([`title`]).
 pub fn framed<'a>(
     ui: &mut egui::Ui,
     id: &str,
@@ -38,8 +53,7 @@ pub fn framed<'a>(
     y_label: &str,
     size: egui::Vec2,
 ) -> Plot<'a> {
-    ui.add(egui::Label::new(egui::RichText::new(title).small()).truncate())
-        .on_hover_text(title);
+    self::title(ui, title, size.x);
     Plot::new(id.to_string())
         .width(size.x)
         .height(size.y)
