@@ -759,7 +759,7 @@ impl Voice {
             y[j] = ((1.0 - mix[j]) * dry + mix[j] * (FULL_SCALE * body[j]) + declick[j]) * fade;
             s[j] = -pan * y[j] + PICKUP_SPREAD * mix[j] * FULL_SCALE * body_side[j] * fade;
             // Under the ceiling and a number: the ceiling's gain stays 1 (`Ceiling::next`).
-            fits &= y[j].abs() <= CEILING && s[j] == s[j];
+            fits &= y[j].abs() <= CEILING && !s[j].is_nan();
         }
         if !fits {
             return 0;
