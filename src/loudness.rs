@@ -39,17 +39,16 @@ pub fn measure(fs: u32, left: &[f32], right: &[f32]) -> Option<Loudness> {
     }
     let mut m = EbuR128::new(2, fs, Mode::M | Mode::I | Mode::TRUE_PEAK).ok()?;
     let hop = ((HOP_S * fs as f64) as usize).max(1);
-    let mut momentary_max = f64::NEG_INFINITY;
+    let mut momentary = Momentary::new(fs);
     let mut at = 0;
     while at < left.len() {
         let end = (at + hop).min(left.len());
         m.add_frames_planar_f32(&[&left[at..end], &right[at..end]])
             .ok()?;
+        momentary.read(&m, end - at == hop);
         at = end;
-        if let Ok(l) = m.loudness_momentary() {
-            momentary_max = momentary_max.max(l);
-        }
     }
+    let momentary_max = momentary.max;
     let tp = m.true_peak(0).ok()?.max(m.true_peak(1).ok()?);
     let sample_peak = left.iter().chain(right).fold(0f32, |a, s| a.max(s.abs())) as f64;
     let over_full_scale = left.iter().chain(right).filter(|s| s.abs() > 1.0).count();
@@ -61,6 +60,72 @@ pub fn measure(fs: u32, left: &[f32], right: &[f32]) -> Option<Loudness> {
         over_full_scale,
         correlation: correlation(left, right),
     })
+}
+
+/// The largest momentary loudness, read every [`HOP_S`]. A reading of the 400 ms
+/// window sums 400 ms of the meter's history, 40 times a second of audio, which made it
+/// most of a long render's measurement; where the hops tile 100 ms exactly (rates in
+/// whole hundreds of Hz) the window's mean energy is made instead from the last four
+/// 100 ms windows' (BS.1770's momentary loudness is the mean over its window: the four
+/// quarters' means averaged), a quarter of the summing. Equal to the direct reading to
+/// rounding.
+struct Momentary {
+    /// The 100 ms windows' mean energies, one a hop, the last [`QUARTERS`] hops.
+    quarters: [f64; QUARTERS],
+    readings: usize,
+    tiled: bool,
+    max: f64,
+}
+
+/// Hops kept: the three earlier quarters of a 400 ms window are 10, 20 and 30 hops back.
+const QUARTERS: usize = 31;
+
+impl Momentary {
+    fn new(fs: u32) -> Self {
+        Self {
+            quarters: [0.0; QUARTERS],
+            readings: 0,
+            tiled: fs % 100 == 0,
+            max: f64::NEG_INFINITY,
+        }
+    }
+
+    /// Reads the meter after a hop (`full`: a whole hop's frames were added).
+    fn read(&mut self, m: &EbuR128, full: bool) {
+        if !(self.tiled && full) {
+            // A short last hop does not line up with the quarters before it.
+            self.tiled = false;
+            if let Ok(l) = m.loudness_momentary() {
+                self.max = self.max.max(l);
+            }
+            return;
+        }
+        let Ok(l) = m.loudness_window(100) else {
+            return;
+        };
+        self.quarters[self.readings % QUARTERS] = energy(l);
+        self.readings += 1;
+        let back = |hops: usize| {
+            if self.readings > hops {
+                self.quarters[(self.readings - 1 - hops) % QUARTERS]
+            } else {
+                0.0
+            }
+        };
+        let e = 0.25 * (back(0) + back(10) + back(20) + back(30));
+        if e > 0.0 {
+            self.max = self.max.max(ebur128::energy_to_loudness(e));
+        }
+    }
+}
+
+/// The mean energy a loudness in LUFS stands for (BS.1770: `L = −0.691 + 10 log10 E`).
+fn energy(lufs: f64) -> f64 {
+    if lufs.is_finite() {
+        10f64.powf((lufs + 0.691) / 10.0)
+    } else {
+        0.0
+    }
 }
 
 /// Pearson correlation of two signals (1 for identical or silent ones).
@@ -112,5 +177,36 @@ mod tests {
             f64::NEG_INFINITY
         );
         assert!(measure(fs, &x, &x[1..]).is_none());
+    }
+
+    /// The momentary maximum from 100 ms quarters equals the direct 400 ms readings,
+    /// on strikes whose loudest window falls anywhere (also in the first 400 ms).
+    #[test]
+    fn quarters_read_the_momentary_loudness_as_the_window_does() {
+        for (fs, onset) in [(48_000u32, 0.03), (44_100, 0.77), (96_000, 1.234)] {
+            let n = (2.5 * fs as f64) as usize;
+            let strike = |i: usize, f: f64| {
+                let t = i as f64 / fs as f64 - onset;
+                if t < 0.0 {
+                    0.0
+                } else {
+                    ((-t / 0.15).exp() * (2.0 * std::f64::consts::PI * f * t).sin()) as f32
+                }
+            };
+            let l: Vec<f32> = (0..n).map(|i| 0.5 * strike(i, 700.0)).collect();
+            let r: Vec<f32> = (0..n).map(|i| 0.3 * strike(i, 1900.0)).collect();
+            let mut direct = EbuR128::new(2, fs, Mode::M).unwrap();
+            let hop = (HOP_S * fs as f64) as usize;
+            let mut want = f64::NEG_INFINITY;
+            for at in (0..n).step_by(hop) {
+                let end = (at + hop).min(n);
+                direct
+                    .add_frames_planar_f32(&[&l[at..end], &r[at..end]])
+                    .unwrap();
+                want = want.max(direct.loudness_momentary().unwrap());
+            }
+            let got = measure(fs, &l, &r).unwrap().momentary_max;
+            assert!((got - want).abs() < 1e-9, "{fs} Hz: {got} against {want}");
+        }
     }
 }

@@ -24,9 +24,11 @@ pub const CUTOFF_RATIO: f64 = 0.7;
 /// The dampings `2R = 1/Q` of the two sections of a 4th-order Butterworth:
 /// `2 cos(π/8)` and `2 cos(3π/8)`.
 const TWO_R: [f64; 2] = [1.847_759_065_022_573_5, 0.765_366_864_730_179_8];
-/// Integrator states below this (for a force normalised to about 1: ~600 dB down) are
-/// let go once the force has stopped.
-const QUIET: f64 = 1e-30;
+/// Integrator states below this (for a force normalised to about 1: 280 dB down, 160 dB
+/// under the silence at which a voice ends) are let go once the force has stopped: the
+/// tail of a low body's high-pass would otherwise run for a third of a second after
+/// every note, ticked sample by sample while the modes ring a block at a time.
+const QUIET: f64 = 1e-14;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DriveHighpass {

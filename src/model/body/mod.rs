@@ -75,6 +75,8 @@ struct Coefs {
     /// Readout of mode k: `a_k Im z_k + b_k Re z_k` (see [`Coefs::of`]).
     a: [f64; MODES],
     b: [f64; MODES],
+    /// `|a_k + i b_k|`: each mode's weight in the amplitude bound.
+    w: [f64; MODES],
     /// The side readout of the two pickups (`pickup`): `s_k a_k`, `s_k b_k`.
     sa: [f64; MODES],
     sb: [f64; MODES],
@@ -138,6 +140,7 @@ impl Coefs {
         s: [0.0; MODES],
         a: [0.0; MODES],
         b: [0.0; MODES],
+        w: [0.0; MODES],
         sa: [0.0; MODES],
         sb: [0.0; MODES],
         sd: 0.0,
@@ -239,6 +242,7 @@ impl Coefs {
             for (k, s) in side.iter().enumerate() {
                 out.sa[k] = s * out.a[k];
                 out.sb[k] = s * out.b[k];
+                out.w[k] = (out.a[k] * out.a[k] + out.b[k] * out.b[k]).sqrt();
             }
         }
         out
@@ -314,9 +318,8 @@ fn tick_bank<const SIDE: bool>(
 /// `Σ |a_k + i b_k| |z_k|` of one bank.
 fn bank_amplitude(re: &[f64; MODES], im: &[f64; MODES], k: &Coefs) -> f64 {
     let mut a = 0.0;
-    for i in 0..MODES {
-        let w = (k.a[i] * k.a[i] + k.b[i] * k.b[i]).sqrt();
-        a += w * (re[i] * re[i] + im[i] * im[i]).sqrt();
+    for i in 0..4 * k.live {
+        a += k.w[i] * (re[i] * re[i] + im[i] * im[i]).sqrt();
     }
     a
 }
