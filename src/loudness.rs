@@ -85,7 +85,7 @@ impl Momentary {
         Self {
             quarters: [0.0; QUARTERS],
             readings: 0,
-            tiled: fs % 100 == 0,
+            tiled: fs.is_multiple_of(100),
             max: f64::NEG_INFINITY,
         }
     }
