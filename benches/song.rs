@@ -105,7 +105,11 @@ fn main() {
             .arg(&wav)
             .output()
             .expect("run rebound");
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         best = best.min(children_cpu() - before);
         let r = hound::WavReader::open(&wav).expect("the render");
         audio = r.duration() as f64 / r.spec().sample_rate as f64;

@@ -1,42 +1,29 @@
-//! Spectra of rendered audio, shared by the editor's spectrum plot and the tests: a
-//! radix-2 FFT and a Hann-windowed spectrum in dBFS. Plain numbers, no framework types.
+//! Spectra of rendered audio, shared by the editor's spectrum plot, the CLI's plots and
+//! the tests: a Hann-windowed spectrum in dBFS over `rustfft`. Plain numbers, no
+//! framework types.
+
+use rustfft::FftPlanner;
+use rustfft::num_complex::Complex;
 
 /// The spectrum's floor, dBFS.
 pub const FLOOR_DB: f64 = -140.0;
 
-/// In-place radix-2 FFT (`re.len()` a power of two).
+/// In-place forward FFT of the complex signal `re + i im` (the same length; any
+/// length, by `rustfft`'s planner). Allocates: for the editor, the CLI and the tests,
+/// never the audio thread.
 pub fn fft(re: &mut [f64], im: &mut [f64]) {
-    let n = re.len();
-    debug_assert!(n.is_power_of_two() && im.len() == n);
-    let mut j = 0;
-    for i in 1..n {
-        let mut bit = n >> 1;
-        while j & bit != 0 {
-            j ^= bit;
-            bit >>= 1;
-        }
-        j |= bit;
-        if i < j {
-            re.swap(i, j);
-            im.swap(i, j);
-        }
+    let n = re.len().min(im.len());
+    if n == 0 {
+        return;
     }
-    let mut len = 2;
-    while len <= n {
-        let ang = -2.0 * std::f64::consts::PI / len as f64;
-        for start in (0..n).step_by(len) {
-            for k in 0..len / 2 {
-                let (s, c) = (ang * k as f64).sin_cos();
-                let (a, b) = (start + k, start + k + len / 2);
-                let tr = re[b] * c - im[b] * s;
-                let ti = re[b] * s + im[b] * c;
-                re[b] = re[a] - tr;
-                im[b] = im[a] - ti;
-                re[a] += tr;
-                im[a] += ti;
-            }
-        }
-        len <<= 1;
+    let mut buf: Vec<Complex<f64>> = re
+        .iter()
+        .zip(im.iter())
+        .map(|(&r, &i)| Complex::new(r, i))
+        .collect();
+    FftPlanner::new().plan_fft_forward(n).process(&mut buf);
+    for ((r, i), z) in re.iter_mut().zip(im.iter_mut()).zip(&buf) {
+        (*r, *i) = (z.re, z.im);
     }
 }
 
