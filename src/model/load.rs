@@ -284,11 +284,12 @@ const INV_FACTORIAL: [f64; 21] = {
     f
 };
 
-/// `(φ₁, φ₂, φ₃)(z)` for `z ≤ 0`, `φ_k(z) = Σ_n zⁿ/(n+k)!`. Below `|z| = 1`: `φ₃`'s
-/// series to `z¹⁷` (the next term is under `1/21! < 2e-19`), then `φ_k = 1/k! + z
-/// φ_{k+1}` down to `φ₁`, stable there; above, the same recurrence upwards,
-/// `φ_{k+1} = (φ_k − 1/k!)/z`, from `φ₁ = (e^z − 1)/z`.
-fn phis(z: f64) -> (f64, f64, f64) {
+/// `(φ₁, φ₂, φ₃)(z)` for `z ≤ 0`, `φ_k(z) = Σ_n zⁿ/(n+k)!`, given `e^z`. Below `|z| = 1`:
+/// `φ₃`'s series to `z¹⁷` (the next term is under `1/21! < 2e-19`), then `φ_k = 1/k! +
+/// z φ_{k+1}` down to `φ₁`, stable there; above, the same recurrence upwards,
+/// `φ_{k+1} = (φ_k − 1/k!)/z`, from `φ₁ = (e^z − 1)/z` (`e^z − 1` has no cancellation
+/// there: it is at least `1 − 1/e`).
+fn phis(z: f64, exp_z: f64) -> (f64, f64, f64) {
     if z.abs() < 1.0 {
         let mut p3 = INV_FACTORIAL[20];
         for n in (3..20).rev() {
@@ -297,7 +298,7 @@ fn phis(z: f64) -> (f64, f64, f64) {
         let p2 = z * p3 + 0.5;
         (z * p2 + 1.0, p2, p3)
     } else {
-        let p1 = z.exp_m1() / z;
+        let p1 = (exp_z - 1.0) / z;
         let p2 = (p1 - 1.0) / z;
         (p1, p2, (p2 - 0.5) / z)
     }
@@ -319,14 +320,23 @@ struct Etd {
 }
 
 impl Etd {
-    fn new(h: f64) -> Self {
-        let e_half = (-0.5 * h).exp();
-        let (p1, p2, p3) = phis(-h);
+    /// The steps of length `h` and `2h` of step doubling, from one exponential.
+    fn pair(h: f64) -> (Self, Self) {
+        // e^{−h/2}, e^{−h}, e^{−2h}.
+        let e1 = (-0.5 * h).exp();
+        let e2 = e1 * e1;
+        let e4 = e2 * e2;
+        (Self::new(h, e1, e2), Self::new(2.0 * h, e2, e4))
+    }
+
+    /// Of length `h`, with `e^{−h/2}` and `e^{−h}` at hand.
+    fn new(h: f64, e_half: f64, e_full: f64) -> Self {
+        let (p1, p2, p3) = phis(-h, e_full);
         Self {
             h,
             e_half,
-            e_full: e_half * e_half,
-            half: 0.5 * h * phis(-0.5 * h).0,
+            e_full,
+            half: 0.5 * h * phis(-0.5 * h, e_half).0,
             w: [p1 - 3.0 * p2 + 4.0 * p3, 2.0 * p2 - 4.0 * p3, 4.0 * p3 - p2],
         }
     }
@@ -658,7 +668,7 @@ impl Scaled {
         while steps < budget.min(CREEP_MAX) {
             steps += 1;
             // The long step and the first short one start from the same state.
-            let (short, long_step) = (Etd::new(h), Etd::new(2.0 * h));
+            let (short, long_step) = Etd::pair(h);
             let n0 = self.creep_rest(y);
             let long = self.etd4(y, n0, &long_step);
             let mid = self.etd4(y, n0, &short);
