@@ -7,11 +7,13 @@
 //!
 //! `x^α = 2^{eα} · c_j^α · (1 + r)^α`,
 //!
-//! the first two read from tables made once per α ([`AlphaPow::new`]: 64 powers), the
-//! last the binomial series to `r^`[`TERMS`] (a remainder under `2e-16`). The result is
-//! within a few ulps of `exp(α ln x)` (`tests::agrees_with_powf_over_the_range`), for a
-//! fifth of its instructions. Exponents 1, 3/2, 2 and 3 keep their exact, cheaper forms
-//! and build no table; `x` outside `2^±`[`OCTAVES`] falls back to `exp(α ln x)`.
+//! the first two read from tables made once per α ([`AlphaPow::new`]: 32 powers and 32
+//! exponentials), the last the binomial series to `r^`[`TERMS`] (a remainder under
+//! `2e-16`). The result is as close to `powf` as `exp(α ln x)` is
+//! (`tests::agrees_with_powf_over_the_range`); on the build machine a power takes
+//! 5.5 ns where `exp(α ln x)` took 13.5 (22 against 35 ns when each waits on the last,
+//! as a Runge–Kutta stage does). Exponents 1, 3/2, 2 and 3 keep their exact, cheaper
+//! forms and build no table; `x` outside `2^±`[`OCTAVES`] falls back to `exp(α ln x)`.
 
 use super::series::{fast_pow, pow_alpha};
 
