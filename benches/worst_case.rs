@@ -170,41 +170,27 @@ fn random_patch(uniform: &mut impl FnMut() -> f64) -> EngineParams {
     p
 }
 
+/// Runs of the note-on section: each note-on's time is the least over them, so that a
+/// preemption of this thread on a shared machine (one note-on in thousands taking
+/// milliseconds) is not taken for the note-on's cost.
+const NOTE_ON_RUNS: usize = 3;
+
 /// Note-ons over 1000 random patches at 48 and 192 kHz, each timed on its own: the
 /// patch changes just before its notes (a table being made: the previous one serves),
-/// then 16 notes on random keys at random velocities, Humanize as drawn.
+/// then 16 notes on random keys at random velocities, Humanize as drawn. The same
+/// patches and notes in each of [`NOTE_ON_RUNS`] runs, on a new engine each time.
 fn random_note_ons() {
     println!();
     println!(
         "{:<40} {:>10} {:>10} {:>10}",
         "note-on, 1000 random patches", "worst µs", "p99 µs", "median µs"
     );
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut uniform = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
     for fs in [48_000.0, 192_000.0] {
-        let mut e = Engine::new(fs);
-        e.set_sample_rate(fs);
-        let (_worker, link) = LevelWorker::spawn();
-        e.use_level_worker(link);
-        let (mut l, mut r) = (vec![0f32; 64], vec![0f32; 64]);
-        let mut times = Vec::with_capacity(16_000);
-        for _ in 0..1000 {
-            let p = random_patch(&mut uniform);
-            e.set_params(&p);
-            e.render(&mut l, &mut r);
-            for _ in 0..16 {
-                let key = (uniform() * 128.0) as u8;
-                let velocity = uniform() as f32;
-                let t = Instant::now();
-                e.note_on(black_box(key), velocity, 0, None);
-                times.push(t.elapsed().as_secs_f64());
+        let mut times = note_on_times(fs);
+        for _ in 1..NOTE_ON_RUNS {
+            for (t, again) in times.iter_mut().zip(note_on_times(fs)) {
+                *t = t.min(again);
             }
-            e.render(&mut l, &mut r);
         }
         times.sort_by(f64::total_cmp);
         let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize] * 1e6;
@@ -216,6 +202,37 @@ fn random_note_ons() {
             at(0.5)
         );
     }
+}
+
+/// One run of [`random_note_ons`] at `fs`: every note-on's time, in order.
+fn note_on_times(fs: f64) -> Vec<f64> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut uniform = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let mut e = Engine::new(fs);
+    e.set_sample_rate(fs);
+    let (_worker, link) = LevelWorker::spawn();
+    e.use_level_worker(link);
+    let (mut l, mut r) = (vec![0f32; 64], vec![0f32; 64]);
+    let mut times = Vec::with_capacity(16_000);
+    for _ in 0..1000 {
+        let p = random_patch(&mut uniform);
+        e.set_params(&p);
+        e.render(&mut l, &mut r);
+        for _ in 0..16 {
+            let key = (uniform() * 128.0) as u8;
+            let velocity = uniform() as f32;
+            let t = Instant::now();
+            e.note_on(black_box(key), velocity, 0, None);
+            times.push(t.elapsed().as_secs_f64());
+        }
+        e.render(&mut l, &mut r);
+    }
+    times
 }
 
 /// The note storm (see the module doc): the worst and median block, note-ons

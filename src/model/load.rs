@@ -30,7 +30,7 @@
 //! the wall, where the exit is. A creep of 200 to 500 in `μ v_in` then takes 45–80
 //! steps' work instead of 120–260.
 
-use super::series::pow_alpha;
+use super::alpha_pow::AlphaPow;
 
 /// The load-aware outcome of one contact.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -135,6 +135,7 @@ pub fn scaled_exit(alpha: f64, gamma: f64, g_tilde: f64) -> LoadExit {
         beta: alpha + 1.0,
         gamma,
         g_tilde,
+        pow: AlphaPow::new(alpha),
     };
     sys.integrate()
 }
@@ -145,6 +146,8 @@ struct Scaled {
     beta: f64,
     gamma: f64,
     g_tilde: f64,
+    /// `x^α`, the one power each evaluation takes.
+    pow: AlphaPow,
 }
 
 /// `(u, w)`.
@@ -253,7 +256,10 @@ const CREEP_ENTER: f64 = 50.0;
 const CREEP_LEAVE: f64 = 20.0;
 /// The creep's step tolerance on `u` and `u'` (widened by `μ v_in/10` as [`TOL`]).
 const CREEP_TOL: f64 = 1e-9;
-/// The creep's relative tolerance on the contact time.
+/// The creep's relative tolerance on the contact time, per step: the contact time of a
+/// creep then stays within 2e-6 of the reference's (`tests/onset_reference.rs` asks
+/// 1e-5; it only sizes the runaway guard). At 1e-8 it held the creep's steps to a
+/// third more than its `u` and `u'` needed.
 const CREEP_TIME_TOL: f64 = 1e-8;
 /// Most steps of one creep, and most creeps of one contact.
 const CREEP_MAX: u32 = 200;
@@ -267,24 +273,72 @@ enum Creep {
     Leaves { u: f64, du: f64, t: f64, steps: u32 },
 }
 
-/// `(φ₁, φ₂, φ₃)(z)` for `z ≤ 0`, `φ_k(z) = Σ_n zⁿ/(n+k)!`: the series below `|z| = 1`,
-/// above it the recurrence `φ_{k+1} = (φ_k − 1/k!)/z` from `φ₁ = (e^z − 1)/z`.
-fn phis(z: f64) -> (f64, f64, f64) {
+/// `1/n!`, `n ≤ 20`.
+const INV_FACTORIAL: [f64; 21] = {
+    let mut f = [1.0; 21];
+    let mut n = 1;
+    while n < 21 {
+        f[n] = f[n - 1] / n as f64;
+        n += 1;
+    }
+    f
+};
+
+/// `(φ₁, φ₂, φ₃)(z)` for `z ≤ 0`, `φ_k(z) = Σ_n zⁿ/(n+k)!`, given `e^z`. Below `|z| = 1`:
+/// `φ₃`'s series to `z¹⁷` (the next term is under `1/21! < 2e-19`), then `φ_k = 1/k! +
+/// z φ_{k+1}` down to `φ₁`, stable there; above, the same recurrence upwards,
+/// `φ_{k+1} = (φ_k − 1/k!)/z`, from `φ₁ = (e^z − 1)/z` (`e^z − 1` has no cancellation
+/// there: it is at least `1 − 1/e`).
+fn phis(z: f64, exp_z: f64) -> (f64, f64, f64) {
     if z.abs() < 1.0 {
-        let series = |k: u32| {
-            let mut term = 1.0 / (1..=k).product::<u32>() as f64;
-            let mut sum = term;
-            for n in 1..25 {
-                term *= z / (n + k) as f64;
-                sum += term;
-            }
-            sum
-        };
-        (series(1), series(2), series(3))
+        let mut p3 = INV_FACTORIAL[20];
+        for n in (3..20).rev() {
+            p3 = p3 * z + INV_FACTORIAL[n];
+        }
+        let p2 = z * p3 + 0.5;
+        (z * p2 + 1.0, p2, p3)
     } else {
-        let p1 = z.exp_m1() / z;
+        let p1 = (exp_z - 1.0) / z;
         let p2 = (p1 - 1.0) / z;
         (p1, p2, (p2 - 0.5) / z)
+    }
+}
+
+/// What one ETDRK4 step of length `h` in the damping phase needs of `h` alone
+/// ([`Scaled::etd4`]): made once per length, shared by the steps of that length.
+#[derive(Clone, Copy)]
+struct Etd {
+    h: f64,
+    /// `e^{−h/2}` and `e^{−h}`.
+    e_half: f64,
+    e_full: f64,
+    /// `(h/2) φ₁(−h/2)`.
+    half: f64,
+    /// Cox & Matthews' weights of `N(a_n)`, `N(a)+N(b)` and `N(c)` on the linear
+    /// component, `(φ₁ − 3φ₂ + 4φ₃, 2φ₂ − 4φ₃, 4φ₃ − φ₂)(−h)`.
+    w: [f64; 3],
+}
+
+impl Etd {
+    /// The steps of length `h` and `2h` of step doubling, from one exponential.
+    fn pair(h: f64) -> (Self, Self) {
+        // e^{−h/2}, e^{−h}, e^{−2h}.
+        let e1 = (-0.5 * h).exp();
+        let e2 = e1 * e1;
+        let e4 = e2 * e2;
+        (Self::new(h, e1, e2), Self::new(2.0 * h, e2, e4))
+    }
+
+    /// Of length `h`, with `e^{−h/2}` and `e^{−h}` at hand.
+    fn new(h: f64, e_half: f64, e_full: f64) -> Self {
+        let (p1, p2, p3) = phis(-h, e_full);
+        Self {
+            h,
+            e_half,
+            e_full,
+            half: 0.5 * h * phis(-0.5 * h, e_half).0,
+            w: [p1 - 3.0 * p2 + 4.0 * p3, 2.0 * p2 - 4.0 * p3, 4.0 * p3 - p2],
+        }
     }
 }
 
@@ -338,15 +392,12 @@ impl Scaled {
         ([y[1] - self.gamma * p * u, self.g_tilde - ua], ua)
     }
 
-    /// `x^α` for `x > 0`: exact and cheap for α = 1, 1.5, 2 and 3, `exp(α ln x)`
-    /// otherwise (about 26 ns, twelve times a step: most of a step's cost).
+    /// `x^α` for `x > 0`: exact and cheap for α = 1, 1.5, 2 and 3, from per-α tables
+    /// otherwise (`alpha_pow`: `exp(α ln x)` took about 26 ns, twelve times a step, two
+    /// thirds of a step's cost).
     #[inline(always)]
     fn power(&self, x: f64) -> f64 {
-        if self.alpha == 3.0 {
-            x * x * x
-        } else {
-            pow_alpha(x, self.alpha)
-        }
+        self.pow.pow(x)
     }
 
     /// The scaled energy `E = ½ u'² + u^β/β − g̃ u` from `u'` and `u^α` at hand.
@@ -553,52 +604,43 @@ impl Scaled {
     #[inline(always)]
     fn creep_rest(&self, y: [f64; 3]) -> [f64; 3] {
         let a = self.beta * self.gamma;
-        let ua = self.power(y[0].max(f64::MIN_POSITIVE));
-        [
-            (y[1] - 1.0) / (a * a * ua),
-            self.g_tilde / ua,
-            1.0 / (a * ua),
-        ]
+        // One division: `dt/dφ`, from which the other two follow.
+        let dt = 1.0 / (a * self.power(y[0].max(f64::MIN_POSITIVE)));
+        [(y[1] - 1.0) / a * dt, self.g_tilde * a * dt, dt]
     }
 
-    /// One step of length `h` in `φ` of the exponential Runge–Kutta method ETDRK4
-    /// (Cox & Matthews, J. Comput. Phys. 176, 2002, eqs 26–29), exact for the linear
-    /// part `diag(0, −1, 0)` of [`Self::creep_rest`]'s system; on `u` and `t` it is the
-    /// classical fourth-order Runge–Kutta.
-    fn etd4(&self, y: [f64; 3], h: f64) -> [f64; 3] {
-        let (e_half, e_full) = ((-0.5 * h).exp(), (-h).exp());
-        let half = 0.5 * h * phis(-0.5 * h).0;
-        let (p1, p2, p3) = phis(-h);
+    /// One step of the exponential Runge–Kutta method ETDRK4 (Cox & Matthews, J.
+    /// Comput. Phys. 176, 2002, eqs 26–29) of length `step.h` in `φ` from `y`, where
+    /// [`Self::creep_rest`] is `n0`: exact for the linear part `diag(0, −1, 0)` of its
+    /// system; on `u` and `t` it is the classical fourth-order Runge–Kutta.
+    fn etd4(&self, y: [f64; 3], n0: [f64; 3], step: &Etd) -> [f64; 3] {
+        let h = step.h;
         // Per component: the linear factor over half a step, and the weights.
         let lin = |y: [f64; 3], e: f64| [y[0], e * y[1], y[2]];
-        let w_half = [0.5 * h, half, 0.5 * h];
-        let n0 = self.creep_rest(y);
-        let mut a = lin(y, e_half);
+        let w_half = [0.5 * h, step.half, 0.5 * h];
+        let mut a = lin(y, step.e_half);
         for c in 0..3 {
             a[c] += w_half[c] * n0[c];
         }
         let na = self.creep_rest(a);
-        let mut b = lin(y, e_half);
+        let mut b = lin(y, step.e_half);
         for c in 0..3 {
             b[c] += w_half[c] * na[c];
         }
         let nb = self.creep_rest(b);
-        let mut cc = lin(a, e_half);
+        let mut cc = lin(a, step.e_half);
         for c in 0..3 {
             cc[c] += w_half[c] * (2.0 * nb[c] - n0[c]);
         }
         let nc = self.creep_rest(cc);
-        let mut out = lin(y, e_full);
+        let mut out = lin(y, step.e_full);
         for c in 0..3 {
-            let (q1, q2, q3) = if c == 1 {
-                (p1, p2, p3)
+            let w = if c == 1 {
+                step.w
             } else {
-                (1.0, 0.5, 1.0 / 6.0)
+                [1.0 / 6.0, 1.0 / 3.0, 1.0 / 6.0]
             };
-            out[c] += h
-                * ((q1 - 3.0 * q2 + 4.0 * q3) * n0[c]
-                    + (2.0 * q2 - 4.0 * q3) * (na[c] + nb[c])
-                    + (4.0 * q3 - q2) * nc[c]);
+            out[c] += h * (w[0] * n0[c] + w[1] * (na[c] + nb[c]) + w[2] * nc[c]);
         }
         out
     }
@@ -625,8 +667,12 @@ impl Scaled {
         };
         while steps < budget.min(CREEP_MAX) {
             steps += 1;
-            let long = self.etd4(y, 2.0 * h);
-            let two = self.etd4(self.etd4(y, h), h);
+            // The long step and the first short one start from the same state.
+            let (short, long_step) = Etd::pair(h);
+            let n0 = self.creep_rest(y);
+            let long = self.etd4(y, n0, &long_step);
+            let mid = self.etd4(y, n0, &short);
+            let two = self.etd4(mid, self.creep_rest(mid), &short);
             let err_u = (two[0] - long[0]).abs() / 15.0;
             let err_du = (two[1] - long[1]).abs() / (15.0 * a);
             // The time, relative: it only sizes the runaway guard.

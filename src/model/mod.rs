@@ -2,6 +2,7 @@
 //! any per-sample function. Module by module it follows Papetti, Avanzini & Rocchesso,
 //! "Numerical Methods for a Nonlinear Impact Model" (IEEE TASLP 2011).
 
+pub mod alpha_pow;
 pub mod body;
 pub mod bounce;
 pub mod contact;
