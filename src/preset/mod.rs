@@ -23,6 +23,7 @@ mod user;
 
 use crate::engine::EngineParams;
 use crate::engine::spec::{CHOICES, ChoiceSpec, NUMBERS, NumberSpec, Scale};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::path::Path;
@@ -184,27 +185,16 @@ impl Preset {
     /// The preset as JSON text: every parameter, by its command-line name, in the
     /// plugin's order (numbers first, then choices).
     pub fn to_json(&self) -> String {
-        let s = |t: &str| serde_json::to_string(t).unwrap_or_else(|_| "\"\"".into());
-        let mut out = format!(
-            "{{\n  \"format\": {FORMAT},\n  \"name\": {},\n  \"category\": {},\n  \
-             \"description\": {},\n  \"params\": {{\n",
-            s(&self.name),
-            s(&self.category),
-            s(&self.description)
-        );
-        let mut lines = Vec::new();
-        for n in &NUMBERS {
-            let v = (n.get)(&self.params);
-            // Finite by construction (a non-finite f64 would write `null`).
-            let num = serde_json::to_string(&v).unwrap_or_else(|_| "null".into());
-            lines.push(format!("    {}: {num}", s(n.cli)));
-        }
-        for c in &CHOICES {
-            let i = (c.get)(&self.params).min(c.choices.len() - 1);
-            lines.push(format!("    {}: {}", s(c.cli), s(c.choices[i])));
-        }
-        out += &lines.join(",\n");
-        out += "\n  }\n}\n";
+        let file = File {
+            format: FORMAT,
+            name: &self.name,
+            category: &self.category,
+            description: &self.description,
+            params: InOrder(&self.params),
+        };
+        // Strings, finite numbers and a map with string keys: nothing can fail.
+        let mut out = serde_json::to_string_pretty(&file).unwrap_or_default();
+        out.push('\n');
         out
     }
 
@@ -370,4 +360,32 @@ fn params_from(m: &[(String, Value)]) -> Result<EngineParams, PresetError> {
         }
     }
     Ok(p)
+}
+
+/// A preset file as written ([`Preset::to_json`]).
+#[derive(serde::Serialize)]
+struct File<'a> {
+    format: u64,
+    name: &'a str,
+    category: &'a str,
+    description: &'a str,
+    params: InOrder<'a>,
+}
+
+/// The parameters as a JSON object in the plugin's order (a map would sort them).
+struct InOrder<'a>(&'a EngineParams);
+
+impl Serialize for InOrder<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(NUMBERS.len() + CHOICES.len()))?;
+        for n in &NUMBERS {
+            // Finite by construction (a non-finite f64 would write `null`).
+            m.serialize_entry(n.cli, &(n.get)(self.0))?;
+        }
+        for c in &CHOICES {
+            let i = (c.get)(self.0).min(c.choices.len() - 1);
+            m.serialize_entry(c.cli, c.choices[i])?;
+        }
+        m.end()
+    }
 }
