@@ -4,7 +4,7 @@
 
 use crate::editor::capture::Recorder;
 use crate::editor::meter::block_peak;
-use crate::editor::pad::PadEvent;
+use crate::editor::pad::{PadEvent, PadReceiver, pad_channel};
 use crate::editor::{EditorShared, ReboundEditor};
 use crate::engine::levels::LevelWorker;
 use crate::engine::{ContactTrace, Engine};
@@ -30,6 +30,8 @@ pub struct Rebound {
     engine: Engine,
     shared: Arc<EditorShared>,
     last_seq: u64,
+    /// The audio thread's end of the strike pad's ring (the editor holds the other).
+    pad_notes: PadReceiver,
     /// Records the last note's output for the editor.
     capture: Recorder,
     /// Makes the level tables in real time (see `engine::levels`); none offline, where
@@ -50,6 +52,7 @@ impl Default for Rebound {
         let mut engine = Engine::new(48000.0);
         engine.set_trace_sink(input);
         let (capture, capture_out) = Recorder::new();
+        let (pad, pad_notes) = pad_channel();
         Self {
             params: Arc::new(ReboundParams::default()),
             engine,
@@ -58,11 +61,12 @@ impl Default for Rebound {
                 guard_events: AtomicU64::new(0),
                 active_voices: AtomicU32::new(0),
                 repaint: RepaintNotifier::new(),
-                pad: Default::default(),
+                pad,
                 meter: Default::default(),
                 capture: Mutex::new(capture_out),
             }),
             last_seq: 0,
+            pad_notes,
             capture,
             level_worker: None,
             batch: Vec::with_capacity(events::BATCH),
@@ -93,7 +97,7 @@ impl Rebound {
 
     /// Notes from the editor's strike pad, played at the block's first sample.
     fn play_pad(&mut self) {
-        while let Some(e) = self.shared.pad.pop() {
+        while let Some(e) = self.pad_notes.pop() {
             match e {
                 PadEvent::On { key, velocity } => {
                     self.engine.note_on(key, velocity, 0, None);

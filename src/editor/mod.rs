@@ -5,7 +5,7 @@
 //! the right in both. Widgets live in their own modules.
 //!
 //! The audio thread hands data over lock-free: the contact trace and the note capture
-//! through triple buffers, pad notes through an atomic ring, the level through an
+//! through triple buffers, pad notes through a wait-free ring, the level through an
 //! atomic. The editor's size ([`EditorSize`]) and view ([`view::SavedView`]) are
 //! persisted with the plugin state; nice-plug-egui's own state is not serialisable, so
 //! a fresh egui editor is built on each `spawn` from the restored size and view.
@@ -44,8 +44,8 @@ pub struct EditorShared {
     pub guard_events: AtomicU64,
     pub active_voices: AtomicU32,
     pub repaint: RepaintNotifier,
-    /// Notes from the strike pad to the audio thread.
-    pub pad: pad::PadQueue,
+    /// Notes from the strike pad to the audio thread (the plugin holds the other end).
+    pub pad: pad::PadSender,
     /// The output peak, for the meter.
     pub meter: meter::PeakMeter,
     /// The consumer end of the last note's capture (only the GUI thread locks this).

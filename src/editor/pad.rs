@@ -1,9 +1,9 @@
 //! The strike pad: a click plays a note, its height sets the velocity. The GUI thread
-//! hands the notes to the audio thread through [`PadQueue`], a fixed ring of atomics
-//! (single producer: the GUI; single consumer: `process()`), so the audio thread never
-//! locks or allocates for them.
+//! hands the notes to the audio thread through a fixed single-producer single-consumer
+//! ring (`rtrb`): [`PadSender`] for the GUI, [`PadReceiver`] owned by the plugin, so the
+//! audio thread never locks or allocates for them.
 
-use std::sync::atomic::{AtomicU32, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// Ring size: more notes than a user clicks between two audio blocks.
 pub const PAD_QUEUE: usize = 64;
@@ -17,72 +17,33 @@ pub enum PadEvent {
     Off { key: u8 },
 }
 
-impl PadEvent {
-    /// Packs into 32 bits: bit 31 on/off, bits 16–22 the key, bits 0–15 the velocity.
-    fn encode(self) -> u32 {
-        match self {
-            PadEvent::On { key, velocity } => {
-                let q = (velocity.clamp(0.0, 1.0) * 65535.0).round() as u32;
-                (1 << 31) | (u32::from(key & 0x7f) << 16) | q
-            }
-            PadEvent::Off { key } => u32::from(key & 0x7f) << 16,
-        }
-    }
-    fn decode(code: u32) -> Self {
-        let key = ((code >> 16) & 0x7f) as u8;
-        if code >> 31 == 1 {
-            PadEvent::On {
-                key,
-                velocity: (code & 0xffff) as f32 / 65535.0,
-            }
-        } else {
-            PadEvent::Off { key }
-        }
-    }
+/// The two ends of a ring of [`PAD_QUEUE`] pad notes (allocated here, once).
+pub fn pad_channel() -> (PadSender, PadReceiver) {
+    let (tx, rx) = rtrb::RingBuffer::new(PAD_QUEUE);
+    (PadSender(Mutex::new(tx)), PadReceiver(rx))
 }
 
-/// Lock-free single-producer single-consumer ring of pad notes.
-pub struct PadQueue {
-    slots: [AtomicU32; PAD_QUEUE],
-    /// Next slot to read (consumer).
-    head: AtomicUsize,
-    /// Next slot to write (producer).
-    tail: AtomicUsize,
-}
+/// The GUI's end: shared with the editor, which may run on any GUI thread (only GUI
+/// threads ever lock it).
+pub struct PadSender(Mutex<rtrb::Producer<PadEvent>>);
 
-impl Default for PadQueue {
-    fn default() -> Self {
-        Self {
-            slots: std::array::from_fn(|_| AtomicU32::new(0)),
-            head: AtomicUsize::new(0),
-            tail: AtomicUsize::new(0),
-        }
-    }
-}
-
-impl PadQueue {
-    /// Queues a note (GUI thread); false when the ring is full (the note is dropped).
+impl PadSender {
+    /// Queues a note; false when the ring is full (the note is dropped).
     pub fn push(&self, e: PadEvent) -> bool {
-        let t = self.tail.load(Ordering::Relaxed);
-        let h = self.head.load(Ordering::Acquire);
-        if t.wrapping_sub(h) >= PAD_QUEUE {
-            return false;
+        match self.0.lock() {
+            Ok(mut tx) => tx.push(e).is_ok(),
+            Err(_) => false,
         }
-        self.slots[t % PAD_QUEUE].store(e.encode(), Ordering::Relaxed);
-        self.tail.store(t.wrapping_add(1), Ordering::Release);
-        true
     }
+}
 
-    /// The oldest queued note (audio thread): wait-free, no allocation.
-    pub fn pop(&self) -> Option<PadEvent> {
-        let h = self.head.load(Ordering::Relaxed);
-        let t = self.tail.load(Ordering::Acquire);
-        if h == t {
-            return None;
-        }
-        let code = self.slots[h % PAD_QUEUE].load(Ordering::Relaxed);
-        self.head.store(h.wrapping_add(1), Ordering::Release);
-        Some(PadEvent::decode(code))
+/// The audio thread's end.
+pub struct PadReceiver(rtrb::Consumer<PadEvent>);
+
+impl PadReceiver {
+    /// The oldest queued note: wait-free, no allocation.
+    pub fn pop(&mut self) -> Option<PadEvent> {
+        self.0.pop().ok()
     }
 }
 
@@ -128,7 +89,7 @@ impl Default for Pad {
 
 impl Pad {
     /// The key selector and the pad itself.
-    pub fn ui(&mut self, ui: &mut egui::Ui, queue: &PadQueue, size: egui::Vec2) {
+    pub fn ui(&mut self, ui: &mut egui::Ui, queue: &PadSender, size: egui::Vec2) {
         ui.horizontal(|ui| {
             ui.strong("Strike pad");
             ui.label("key");

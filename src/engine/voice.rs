@@ -41,6 +41,16 @@ pub const IMPULSE_MARGIN: f64 = 1.5;
 pub const SILENCE: f64 = 1e-6;
 /// Time constant of the retrigger de-click, s.
 const DECLICK_TIME: f64 = 0.002;
+/// The de-click's step is let go below this (400 dB under full scale): decaying on it
+/// would reach subnormal numbers, slow where nothing flushes them (the CLI, tests).
+const DECLICK_QUIET: f64 = 1e-20;
+
+/// One sample of the de-click's decay.
+#[inline(always)]
+fn decay_declick(d: f64, coef: f64) -> f64 {
+    let d = d * coef;
+    if d.abs() < DECLICK_QUIET { 0.0 } else { d }
+}
 /// Length of the fade of a stolen voice, s.
 pub const STEAL_FADE_TIME: f64 = 0.004;
 
@@ -657,7 +667,7 @@ impl Voice {
         body_side: f64,
     ) -> (f64, f64, f64, f64) {
         let (dry, body) = (own_dry + FULL_SCALE * tail_dry, FULL_SCALE * body);
-        self.declick *= self.declick_coef;
+        self.declick = decay_declick(self.declick, self.declick_coef);
         let y = ((1.0 - mix) * dry + mix * body + self.declick) * self.fade;
         // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
         let side = -self.pan * y + PICKUP_SPREAD * mix * FULL_SCALE * body_side * self.fade;
@@ -745,7 +755,7 @@ impl Voice {
         let mut d = self.declick;
         if d != 0.0 {
             for x in &mut declick[..n] {
-                d *= self.declick_coef;
+                d = decay_declick(d, self.declick_coef);
                 *x = d;
             }
         }
