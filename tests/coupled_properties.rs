@@ -196,7 +196,10 @@ proptest! {
     /// two masses, `τ` going as the reduced mass to `1/(α+1)`; and with damping past
     /// `μ v_in ≈ 1` a contact on a heavy body creeps out at `−1/μ` over a long tail that
     /// a light body, ringing away, cuts short. Both are physics, so the property is
-    /// stated where it holds: the body tuned below the contact, `μ v_in ≤ 1`.)
+    /// stated where it holds: the body tuned below the contact, `μ v_in ≤ 1/2`. At
+    /// `μ v_in = 1` the two effects meet: a very soft contact, k = 100 and α = 3, on a
+    /// bar 45 times the striker's mass and 275 times stiffer than the contact, ended 2
+    /// samples in 1550 sooner on the light body — the saved regression case.)
     #[test]
     fn light_body_lengthens_the_contact(
         body in one_of(&BODIES),
@@ -208,7 +211,7 @@ proptest! {
         light in log_range(1e-3, 0.1),
         method in one_of(&TwoWayMethod::ALL),
     ) {
-        let c = Contact { mu: c.mu.min(1.0 / v_in), ..c };
+        let c = Contact { mu: c.mu.min(0.5 / v_in), ..c };
         let tau = rebound::model::tau::contact_time(&c.impact(v_in));
         let f1 = periods / tau;
         let l = Coupled { contact: c, modes: modes(body, f1, position, light) };
