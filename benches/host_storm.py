@@ -1,0 +1,52 @@
+"""A note storm through the VST3 in a real host (pedalboard): 16-note chords every 512
+samples at 192 kHz, new random keys at Humanize 100 % against one repeated chord at
+Humanize 0 (the same velocities), at Hardness 10 ms and at the default Hardness, the
+default 16 voices (VOICES=64 for more). Prints the CPU seconds for 5 s of audio (the
+least of two runs), their ratio and the multiple of real time.
+
+    bash scripts/build.sh   # or scripts/host_tests.sh, which also makes .venv
+    .venv/bin/python benches/host_storm.py
+"""
+import os, random, resource, sys, time
+import mido, pedalboard
+
+BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
+FS, BLOCK, DUR = 192000, 512, 5.0
+
+def msgs(humanized):
+    rng = random.Random(7)
+    out, t, step = [], 0.0, BLOCK / FS
+    chord = sorted(rng.sample(range(36, 96), 16))
+    vels = [rng.randint(60, 127) for _ in range(16)]
+    while t < DUR - 0.05:
+        keys = sorted(rng.sample(range(24, 108), 16)) if humanized else chord
+        for k, v in zip(keys, vels):
+            out.append(mido.Message("note_on", note=k, velocity=v, time=t))
+        for k in keys:
+            out.append(mido.Message("note_off", note=k, velocity=0, time=t + step * 0.9))
+        t += step
+    return out
+
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+for hardness in (10.0, None):
+    res = {}
+    for humanized in (True, False):
+        p = pedalboard.load_plugin(BUNDLE)
+        p.voices = float(os.environ.get("VOICES", "16"))
+        p.humanize = 1.0 if humanized else 0.0
+        if hardness is not None:
+            p.hardness_ms = hardness
+        m = msgs(humanized)
+        p(m[:32], duration=0.05, sample_rate=FS, num_channels=2, buffer_size=BLOCK)
+        best = 1e9
+        for _ in range(2):
+            p.reset()
+            c0 = cpu()
+            p(m, duration=DUR, sample_rate=FS, num_channels=2, buffer_size=BLOCK)
+            best = min(best, cpu() - c0)
+        res[humanized] = best
+    h = "10 ms" if hardness else "default"
+    print(f"Hardness {h}: storm {res[True]:.2f} s CPU, cached chord {res[False]:.2f} s, ratio {res[True]/res[False]:.2f}, {DUR/res[True]:.2f}x real time")
