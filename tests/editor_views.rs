@@ -2,7 +2,6 @@
 //! figure, which preset the browser shows as loaded (through the host's normalised
 //! values, after an edit, in a reopened session), and the view saved with the session.
 
-use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use rebound::editor::browser::{Browser, Loaded, loaded, loaded_text, same_sound};
 use rebound::editor::meter::{
@@ -13,6 +12,10 @@ use rebound::engine::EngineParams;
 use rebound::engine::spec::{self, Scale};
 use rebound::params::ReboundParams;
 use rebound::preset::{Preset, factory};
+
+#[path = "support/host_values.rs"]
+mod host_values;
+use host_values::set_through_host;
 
 // ---- Meter ----
 
@@ -57,21 +60,6 @@ fn through_host(want: &EngineParams) -> EngineParams {
     let params = ReboundParams::default();
     set_through_host(&params, want);
     params.engine_params()
-}
-
-/// Sets every parameter of `params` to `want`'s value through its normalised value.
-fn set_through_host(params: &ReboundParams, want: &EngineParams) {
-    let map = params.param_map();
-    for (id, v) in rebound::preset::plugin::plugin_values(want) {
-        let (_, ptr, _) = map.iter().find(|(i, _, _)| *i == id).expect("an id");
-        let plain = match v {
-            ParamValue::F32(x) => x,
-            ParamValue::I32(i) => i as f32,
-            ParamValue::Bool(b) => f32::from(u8::from(b)),
-            ParamValue::String(_) => continue,
-        };
-        unsafe { ptr._internal_set_normalized_value(ptr.preview_normalized(plain)) };
-    }
 }
 
 /// Every factory preset, loaded through the host, shows as itself; the defaults show as

@@ -3,8 +3,6 @@
 //! audio thread writes), the level meter, the spectrum and waveform reductions, and the
 //! preset browser's loading of every parameter.
 
-use nice_plug::plugin::ParamValue;
-use nice_plug::prelude::*;
 use proptest::prelude::*;
 use rebound::analysis::{fft, spectrum_db};
 use rebound::editor::capture::{CAPTURE_LEN, Capture};
@@ -17,6 +15,9 @@ use rebound::params::{EDITOR_SIZE, ReboundParams};
 
 mod support;
 use support::*;
+#[path = "support/host_values.rs"]
+mod host_values;
+use host_values::set_through_host;
 
 // ---- Strike pad ----
 
@@ -365,19 +366,7 @@ proptest! {
 /// value to its normalised value) and reads it back through the engine parameters.
 fn load_and_read(want: &EngineParams) -> EngineParams {
     let params = ReboundParams::default();
-    let map = params.param_map();
-    for (id, v) in rebound::preset::plugin::plugin_values(want) {
-        let (_, ptr, _) = map.iter().find(|(i, _, _)| *i == id).expect("an id");
-        let plain = match v {
-            ParamValue::F32(x) => x,
-            ParamValue::I32(i) => i as f32,
-            ParamValue::Bool(b) => f32::from(u8::from(b)),
-            ParamValue::String(_) => continue,
-        };
-        unsafe {
-            ptr._internal_set_normalized_value(ptr.preview_normalized(plain));
-        }
-    }
+    set_through_host(&params, want);
     params.engine_params()
 }
 
