@@ -559,16 +559,22 @@ impl Voice {
         levels: Option<&mut Levels>,
     ) -> Option<VoiceSample> {
         let mut s = self.tick_raw(p, mix, levels);
-        let g = self.ceiling.next(s.out);
-        s.out *= g;
-        s.side *= g;
-        // The guard: a finite sample leaves the ceiling at most on it, so only one that
-        // is not a number, or infinite, is a runaway.
-        if !s.out.is_finite() || s.side.is_nan() {
+        (s.out, s.side) = self.ceiling_and_guard(s.out, s.side)?;
+        Some(s)
+    }
+
+    /// The voice's ceiling on one sample's output and side, then the guard: a finite
+    /// sample leaves the ceiling at most on it, so only one that is not a number, or
+    /// infinite, is a runaway, and ends the voice (`None`).
+    #[inline(always)]
+    fn ceiling_and_guard(&mut self, y: f64, side: f64) -> Option<(f64, f64)> {
+        let g = self.ceiling.next(y);
+        let (y, side) = (y * g, side * g);
+        if !y.is_finite() || side.is_nan() {
             self.kill();
             return None;
         }
-        Some(s)
+        Some((y, side))
     }
 
     /// [`tick`](Self::tick) before the ceiling: what the calibration measures.
@@ -715,12 +721,9 @@ impl Voice {
             let done = self.mix_steady(&mix[at..at + n], b, bs, m, s);
             for j in done..n {
                 let (y, s, _, _) = self.mix_sample(mix[at + j], 0.0, 0.0, body[j], body_side[j]);
-                let g = self.ceiling.next(y);
-                let (y, s) = (y * g, s * g);
-                if !y.is_finite() || s.is_nan() {
-                    self.kill();
+                let Some((y, s)) = self.ceiling_and_guard(y, s) else {
                     return Some((at + j, true));
-                }
+                };
                 mid[at + j] += y;
                 side[at + j] += s;
                 if !self.active {
