@@ -9,6 +9,8 @@ if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core >/dev/null
 fi
 cargo fmt --all -- --check
+# No import circles between source files (and the longest files and functions listed).
+python3 scripts/house.py --sizes report
 # The command-line tool and its crates are the `cli` feature (the only feature).
 cargo clippy --all-targets --all-features -- -D warnings
 cargo test --all-features --no-fail-fast

@@ -2,12 +2,13 @@
 //! splits each block at events so each acts at its exact sample (the events themselves
 //! are in `events`), and reports ended voices to CLAP hosts. No physics here.
 
-use crate::editor::capture::Recorder;
-use crate::editor::meter::block_peak;
-use crate::editor::pad::{PadEvent, PadReceiver, pad_channel};
-use crate::editor::{EditorShared, ReboundEditor};
+use crate::editor::ReboundEditor;
 use crate::engine::levels::LevelWorker;
 use crate::engine::{ContactTrace, Engine};
+use crate::handoff::EditorShared;
+use crate::handoff::capture::Recorder;
+use crate::handoff::pad::{PadEvent, PadReceiver, pad_channel};
+use crate::handoff::peak::block_peak;
 use crate::params::ReboundParams;
 use nice_plug::midi::{Channel, Key, VoiceID};
 use nice_plug::prelude::*;

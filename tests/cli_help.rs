@@ -183,7 +183,7 @@ fn every_option_of_every_subcommand_has_its_unit_and_range_in_the_help() {
             );
         }
     }
-    // The ranges of simulate's and sequence's numbers, as the README's table has them.
+    // The ranges of simulate's and sequence's numbers, as docs/model.md's table has them.
     for (name, _, _, range) in RANGES {
         let sub = if matches!(name, "gravity" | "impacts") {
             "sequence"

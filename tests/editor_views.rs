@@ -7,10 +7,11 @@ use rebound::editor::browser::{Browser, Loaded, loaded, loaded_text, same_sound}
 use rebound::editor::meter::{
     METER_FLOOR_DB, METER_TOP_DB, SCALE_MARKS, hold_text, mark_text, scale_fraction,
 };
-use rebound::editor::view::{self, View, opening_view};
+use rebound::editor::view::opening_view;
 use rebound::engine::EngineParams;
 use rebound::engine::spec::{self, Scale};
 use rebound::params::ReboundParams;
+use rebound::params::editor_state::{self as view, View};
 use rebound::preset::{Preset, factory};
 
 #[path = "support/host_values.rs"]

@@ -203,7 +203,7 @@ fn lower_velocity_is_quieter() {
 /// A note struck while Mix (or Body) is still gliding to a new value, as when a preset
 /// loads or a knob moves just before the note, never peaks above the target: struck at
 /// a mix other than the patch's, it takes the gains without the mix's own step
-/// (`level_table::Entry::glide`), under which any mix of the dry path and the body
+/// (`level::Entry::glide`), under which any mix of the dry path and the body
 /// peaks at most at the target. It may be quieter while the glide lasts.
 ///
 /// Each glide starts from its settled `from` (the engine's mix starts at the default

@@ -1,6 +1,7 @@
 //! The level tables: made by a background worker in real time, on demand offline, and
 //! the same either way; a note-on reads them and plays nothing ahead.
 
+use rebound::engine::level::GainSource;
 use rebound::engine::{Engine, EngineParams};
 use rebound::model::body::BodyType;
 
@@ -113,8 +114,8 @@ fn the_previous_table_serves_while_the_new_one_is_made() {
 /// patches, keys and deviations on the full ranges (one or two parameters at once).
 #[test]
 fn a_moved_note_reads_gains_near_its_own_calibration() {
+    use rebound::engine::level::level_params;
     use rebound::engine::level::mix_of;
-    use rebound::engine::level_table::level_params;
     use rebound::engine::levels::Levels;
     use rebound::voice::Voice;
     // Fixed-seed cases: the same every run.

@@ -1,5 +1,5 @@
 //! Proves the note-off modes. In Damp mode a released note stops within its Release
-//! (defined here, as the README states it):
+//! (defined here, as docs/sound.md states it):
 //!
 //! - its voice is at least 60 dB below the note's peak from `Release` after the later of
 //!   the note-off and the end of the contact in progress (the voice's own output, as the

@@ -1,5 +1,5 @@
 //! Proves that every numeric cell of the core paper's Tables I, II(a), II(b), III(a) and
-//! III(b) is reproduced within the tolerance, and that Table III's Heun cells
+//! III(b) is reproduced within the stated tolerance, and that Table III's Heun cells
 //! need the paper's predicted-velocity hand-over.
 
 use rebound::model::paper::{self, Cell, TableId};

@@ -5,12 +5,14 @@
 
 use proptest::prelude::*;
 use rebound::analysis::{fft, spectrum_db};
-use rebound::editor::capture::{CAPTURE_LEN, Capture};
-use rebound::editor::meter::{Ballistics, FALL_DB_PER_S, HOLD_S, METER_FLOOR_DB, PeakMeter, dbfs};
-use rebound::editor::pad::{PAD_MIN_VELOCITY, PAD_QUEUE, PadEvent, pad_channel, velocity_at};
+use rebound::editor::meter::{Ballistics, FALL_DB_PER_S, HOLD_S, METER_FLOOR_DB, dbfs};
+use rebound::editor::pad::{PAD_MIN_VELOCITY, velocity_at};
 use rebound::editor::plots::wave::envelope;
 use rebound::engine::spec::{self, Scale};
 use rebound::engine::{EngineParams, LIMITS};
+use rebound::handoff::capture::{CAPTURE_LEN, Capture};
+use rebound::handoff::pad::{PAD_QUEUE, PadEvent, pad_channel};
+use rebound::handoff::peak::PeakMeter;
 use rebound::params::{EDITOR_SIZE, ReboundParams};
 
 mod support;

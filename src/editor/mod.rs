@@ -4,53 +4,34 @@
 //! of the last contact). The strike pad, the level meter and the preset browser stay at
 //! the right in both. Widgets live in their own modules.
 //!
-//! The audio thread hands data over lock-free: the contact trace and the note capture
-//! through triple buffers, pad notes through a wait-free ring, the level through an
-//! atomic. The editor's size ([`EditorSize`]) and view ([`view::SavedView`]) are
-//! persisted with the plugin state; nice-plug-egui's own state is not serialisable, so
+//! What the audio thread hands the editor, and the pad's notes back, is in
+//! [`crate::handoff`]. The editor's size and view are persisted with the plugin state
+//! (`crate::params::editor_state`); nice-plug-egui's own state is not serialisable, so
 //! a fresh egui editor is built on each `spawn` from the restored size and view.
 
 pub mod browser;
-pub mod capture;
 pub mod controls;
 pub mod meter;
 pub mod pad;
 pub mod physics;
 pub mod plots;
 pub mod readouts;
-pub mod size;
 pub mod tooltips;
 pub mod view;
 pub mod widgets;
 
-pub use size::EditorSize;
-
 use crate::engine::{ContactTrace, EngineParams};
+use crate::handoff::EditorShared;
+use crate::handoff::capture;
 use crate::params::ReboundParams;
+use crate::params::editor_state::View;
 use nice_plug::editor::dpi::{LogicalSize, NativeSize};
 use nice_plug::editor::{HostMethods, SizeConstraints, SpawnedEditor};
 use nice_plug::prelude::*;
 use nice_plug_egui::{
-    EguiEditor, EguiEditorHandle, EguiNiceSettings, NiceEguiApp, RepaintNotifier,
-    create_egui_editor,
+    EguiEditor, EguiEditorHandle, EguiNiceSettings, NiceEguiApp, create_egui_editor,
 };
-use std::sync::atomic::{AtomicU32, AtomicU64};
-use std::sync::{Arc, Mutex};
-
-/// What the audio thread shares with the editor.
-pub struct EditorShared {
-    /// The consumer end of the trace triple buffer (only the GUI thread locks this).
-    pub trace: Mutex<triple_buffer::Output<ContactTrace>>,
-    pub guard_events: AtomicU64,
-    pub active_voices: AtomicU32,
-    pub repaint: RepaintNotifier,
-    /// Notes from the strike pad to the audio thread (the plugin holds the other end).
-    pub pad: pad::PadSender,
-    /// The output peak, for the meter.
-    pub meter: meter::PeakMeter,
-    /// The consumer end of the last note's capture (only the GUI thread locks this).
-    pub capture: Mutex<triple_buffer::Output<capture::Capture>>,
-}
+use std::sync::Arc;
 
 /// The plugin's editor: builds an egui editor at the persisted size on each spawn.
 pub struct ReboundEditor {
@@ -132,7 +113,7 @@ pub struct App {
     params: Arc<ReboundParams>,
     shared: Arc<EditorShared>,
     /// The view shown (saved in the parameters' `editor-view` on each switch).
-    view: view::View,
+    view: View,
     trace: Option<Box<ContactTrace>>,
     gui: Option<nice_plug::context::gui::GuiContext>,
     pad: pad::Pad,
@@ -150,7 +131,10 @@ pub struct App {
 impl App {
     fn new(params: Arc<ReboundParams>, shared: Arc<EditorShared>) -> Self {
         let env = std::env::var(view::VIEW_ENV).ok();
-        let view = view::opening_view(view::get(&params.editor_view), env.as_deref());
+        let view = view::opening_view(
+            crate::params::editor_state::get(&params.editor_view),
+            env.as_deref(),
+        );
         Self {
             params,
             shared,
@@ -252,8 +236,8 @@ impl NiceEguiApp for App {
                 self.browser.ui(ui, &p, &setter);
             });
         egui::CentralPanel::default().show(ui, |ui| match self.view {
-            view::View::Play => self.play_view(ui, &p, &setter),
-            view::View::Physics => physics::ui(self, ui, &p, &setter),
+            View::Play => self.play_view(ui, &p, &setter),
+            View::Physics => physics::ui(self, ui, &p, &setter),
         });
     }
 
@@ -275,7 +259,7 @@ impl App {
         ui.horizontal(|ui| {
             if let Some(v) = view::tabs(ui, self.view) {
                 self.view = v;
-                view::set(&self.params.editor_view, v);
+                crate::params::editor_state::set(&self.params.editor_view, v);
             }
             ui.separator();
             let (presets, loaded) = self.browser.loaded_now(&self.params);

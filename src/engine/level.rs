@@ -19,6 +19,15 @@ use super::params::EngineParams;
 use super::true_peak::TruePeak;
 use crate::model::body::BodyType;
 
+/// Where a strike's calibrated gains come from (the engine's level tables, `levels`):
+/// a voice asks at each onset, and the tables play scratch voices to fill themselves,
+/// so the voice names this trait rather than the tables.
+pub trait GainSource {
+    /// The gains of a strike on `key` of a note playing `own` (the patch `p` moved by
+    /// its expression and humanize jitter) at the smoothed `mix`.
+    fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains;
+}
+
 /// Peak of a full-velocity strike, dBFS.
 pub const TARGET_PEAK_DB: f64 = -10.0;
 /// Peak of a full-velocity strike: [`TARGET_PEAK_DB`] as an amplitude.
@@ -200,10 +209,69 @@ impl Peaks {
         self.body.peak().max(self.ring.peak())
     }
 
-    pub fn add(&mut self, s: &super::voice::VoiceSample) {
-        self.out.push(s.out);
-        self.dry.push(s.dry);
-        self.body.push(s.body);
+    /// One sample of the strike: its output, dry path and body.
+    pub fn add(&mut self, out: f64, dry: f64, body: f64) {
+        self.out.push(out);
+        self.dry.push(dry);
+        self.body.push(body);
+    }
+}
+
+/// How far the smoothed mix may be from the patch's for a strike to take the gains made
+/// for the patch's mix alone (see [`Entry::glide`]).
+pub const MIX_GLIDE_TOLERANCE: f64 = 1e-3;
+
+/// The parameters a strike's level depends on: `p` with everything that cannot change
+/// a full-velocity strike's peak or loudness set to its default (the output gain and
+/// width, the voice count, what a note-off does, the velocity curve, the humanize
+/// amount and seed, the mod wheel's routing, the bend range and Velocity → Hardness,
+/// which only moves a softer strike), and both speeds at the
+/// full-velocity one (the larger: a patch may have them either way round). A table is
+/// rebuilt only when these change.
+pub fn level_params(p: &EngineParams) -> EngineParams {
+    let d = EngineParams::default();
+    let top = p.v_max.max(p.v_min);
+    EngineParams {
+        v_min: top,
+        v_max: top,
+        velocity_curve: d.velocity_curve,
+        gain_db: d.gain_db,
+        voices: d.voices,
+        note_off: d.note_off,
+        release: d.release,
+        width: d.width,
+        humanize: d.humanize,
+        seed: d.seed,
+        mod_wheel: d.mod_wheel,
+        mod_depth: d.mod_depth,
+        bend_range: d.bend_range,
+        velocity_hardness: d.velocity_hardness,
+        ..*p
+    }
+}
+
+/// The calibrated gains of one key's strike.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Entry {
+    /// At the patch's mix: the dry path and the body each at the target, then their
+    /// mix, then (Playable) moved toward the reference loudness.
+    pub strike: Gains,
+    /// While the mix glides (a preset just loaded, Mix or Body just moved): the same
+    /// without the mix's own step. A mix of two signals that each peak at the target
+    /// peaks at most there, whatever the mix (the peak is convex in it), so a strike
+    /// struck anywhere along a glide stays at or under the target.
+    pub glide: Gains,
+}
+
+impl Entry {
+    /// The gains for a strike played at the smoothed `mix` of a patch whose own is
+    /// `target`.
+    pub fn at_mix(&self, mix: f64, target: f64) -> Gains {
+        if mix.is_finite() && (mix - target).abs() <= MIX_GLIDE_TOLERANCE {
+            self.strike
+        } else {
+            self.glide
+        }
     }
 }
 

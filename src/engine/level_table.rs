@@ -10,13 +10,13 @@
 //! patch's own value as one more point, and between the octaves). A note the patch
 //! plays as it is reads its key's entry alone; pitch moves along the keys.
 //!
-//! A table is a pure function of what changes a strike's level ([`level_params`]) and
+//! A table is a pure function of what changes a strike's level ([`level_params`](super::level::level_params)) and
 //! the rate: an entry filled on a background worker (`level_worker`) equals one filled
 //! on demand before an offline note, bit for bit, so a render does not depend on who
 //! filled it or when. Lookups are allocation-free; the table is a fixed array.
 
 use super::expression::spec;
-use super::level::Gains;
+use super::level::{Entry, Gains};
 use super::params::{Controls, EngineParams};
 use super::spec::NumberSpec;
 use super::spec::normalized::{normalize, unnormalize};
@@ -84,68 +84,10 @@ impl Deviation {
     }
 }
 
-/// How far the smoothed mix may be from the patch's for a strike to take the gains made
-/// for the patch's mix alone (see [`Entry::glide`]).
-pub const MIX_GLIDE_TOLERANCE: f64 = 1e-3;
-
-/// The parameters a strike's level depends on: `p` with everything that cannot change
-/// a full-velocity strike's peak or loudness set to its default (the output gain and
-/// width, the voice count, what a note-off does, the velocity curve, the humanize
-/// amount and seed, the mod wheel's routing, the bend range and Velocity → Hardness,
-/// which only moves a softer strike), and both speeds at the
-/// full-velocity one (the larger: a patch may have them either way round). A table is
-/// rebuilt only when these change.
-pub fn level_params(p: &EngineParams) -> EngineParams {
-    let d = EngineParams::default();
-    let top = p.v_max.max(p.v_min);
-    EngineParams {
-        v_min: top,
-        v_max: top,
-        velocity_curve: d.velocity_curve,
-        gain_db: d.gain_db,
-        voices: d.voices,
-        note_off: d.note_off,
-        release: d.release,
-        width: d.width,
-        humanize: d.humanize,
-        seed: d.seed,
-        mod_wheel: d.mod_wheel,
-        mod_depth: d.mod_depth,
-        bend_range: d.bend_range,
-        velocity_hardness: d.velocity_hardness,
-        ..*p
-    }
-}
-
-/// The calibrated gains of one key's strike.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Entry {
-    /// At the patch's mix: the dry path and the body each at the target, then their
-    /// mix, then (Playable) moved toward the reference loudness.
-    pub strike: Gains,
-    /// While the mix glides (a preset just loaded, Mix or Body just moved): the same
-    /// without the mix's own step. A mix of two signals that each peak at the target
-    /// peaks at most there, whatever the mix (the peak is convex in it), so a strike
-    /// struck anywhere along a glide stays at or under the target.
-    pub glide: Gains,
-}
-
-impl Entry {
-    /// The gains for a strike played at the smoothed `mix` of a patch whose own is
-    /// `target`.
-    pub fn at_mix(&self, mix: f64, target: f64) -> Gains {
-        if mix.is_finite() && (mix - target).abs() <= MIX_GLIDE_TOLERANCE {
-            self.strike
-        } else {
-            self.glide
-        }
-    }
-}
-
 /// The calibration of one patch at one rate, key by key, with its corrections.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelTable {
-    /// What it is for ([`level_params`]) and the rate; `fs` 0 for none yet.
+    /// What it is for ([`level_params`](super::level::level_params)) and the rate; `fs` 0 for none yet.
     params: EngineParams,
     fs: f64,
     entries: [Option<Entry>; SLOTS],
@@ -220,7 +162,7 @@ impl LevelTable {
         self.fs == fs && self.params == *q
     }
 
-    /// Makes the table one for `q` (already [`level_params`]) at `fs`: every entry is
+    /// Makes the table one for `q` (already [`level_params`](super::level::level_params)) at `fs`: every entry is
     /// kept, to serve until its own is made, but no longer fresh.
     pub fn retarget(&mut self, q: &EngineParams, fs: f64) {
         if !self.is_for(q, fs) {
@@ -408,6 +350,7 @@ pub fn sounding_key(p: &EngineParams, own: &EngineParams, key: u8) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::level::level_params;
 
     #[test]
     fn level_params_ignore_what_cannot_change_a_strike() {

@@ -8,8 +8,9 @@
 //! worker polls (every [`IDLE_POLL`]) rather than being woken, so the audio thread
 //! neither locks nor makes a system call.
 
-use super::level::Gains;
-use super::level_table::{Deviation, KEYS, LevelTable, SLOTS, level_params, sounding_key};
+use super::level::level_params;
+use super::level::{GainSource, Gains};
+use super::level_table::{Deviation, KEYS, LevelTable, SLOTS, sounding_key};
 use super::params::EngineParams;
 use super::voice::Voice;
 use std::sync::Arc;
@@ -224,37 +225,6 @@ impl Levels {
         }
     }
 
-    /// The gains of a strike on `key` of a note playing `own` (the patch `p` moved by
-    /// its expression and humanize jitter) at the smoothed `mix`.
-    pub fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains {
-        let at = sounding_key(p, own, key);
-        let dev = if own == p {
-            Deviation::default()
-        } else {
-            Deviation::of(p, own)
-        };
-        let target = super::level::mix_of(p, p.mix);
-        match &mut self.source {
-            Source::OnDemand { table, scratch } => {
-                for &k in table.needed(at, &dev).slots() {
-                    table.ensure(k, scratch);
-                }
-                table.gains(at, &dev, mix, target)
-            }
-            Source::Worker(link) => {
-                let table = link.tables.read();
-                let current = table.is_for(&self.params, self.fs);
-                for &k in table.needed(at, &dev).slots() {
-                    if !current || !table.is_fresh(k) {
-                        link.wanted.want(k);
-                    }
-                }
-                table.gains(at, &dev, mix, target)
-            }
-        }
-        .unwrap_or(Gains::UNIT)
-    }
-
     /// Makes the entries of `keys` now, where they are made on demand (an offline
     /// render does this before its first note); nothing with a worker.
     pub fn prepare(&mut self, keys: impl IntoIterator<Item = u8>) {
@@ -281,5 +251,36 @@ impl Levels {
             Source::OnDemand { scratch, .. } => scratch.calibrations(),
             Source::Worker(_) => 0,
         }
+    }
+}
+
+impl GainSource for Levels {
+    fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains {
+        let at = sounding_key(p, own, key);
+        let dev = if own == p {
+            Deviation::default()
+        } else {
+            Deviation::of(p, own)
+        };
+        let target = super::level::mix_of(p, p.mix);
+        match &mut self.source {
+            Source::OnDemand { table, scratch } => {
+                for &k in table.needed(at, &dev).slots() {
+                    table.ensure(k, scratch);
+                }
+                table.gains(at, &dev, mix, target)
+            }
+            Source::Worker(link) => {
+                let table = link.tables.read();
+                let current = table.is_for(&self.params, self.fs);
+                for &k in table.needed(at, &dev).slots() {
+                    if !current || !table.is_fresh(k) {
+                        link.wanted.want(k);
+                    }
+                }
+                table.gains(at, &dev, mix, target)
+            }
+        }
+        .unwrap_or(Gains::UNIT)
     }
 }

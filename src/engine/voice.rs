@@ -5,8 +5,7 @@
 use super::ceiling::{CEILING, Ceiling};
 use super::expression::Expression;
 use super::humanize::Jitter;
-use super::level;
-use super::levels::Levels;
+use super::level::{self, GainSource};
 use super::output::{PICKUP_SPREAD, pan_of};
 use super::params::EngineParams;
 use crate::model::body::{BodyType, ModalBody};
@@ -329,7 +328,7 @@ impl Voice {
     pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
         let mut scratch = *self;
         let own = self.own(p, &self.jitter);
-        let entry = scratch.entry_of(&super::level_table::level_params(&own), key);
+        let entry = scratch.entry_of(&level::level_params(&own), key);
         self.calibrations = scratch.calibrations;
         self.start(p, key, velocity, now);
         self.gain = entry.strike;
@@ -346,7 +345,7 @@ impl Voice {
         velocity: f64,
         now: u64,
         mix: f64,
-        levels: &mut Levels,
+        levels: &mut dyn GainSource,
     ) {
         let own = self.own(p, &self.jitter);
         let gain = levels.gains(key, &own, p, mix);
@@ -556,7 +555,7 @@ impl Voice {
         &mut self,
         p: &EngineParams,
         mix: f64,
-        levels: Option<&mut Levels>,
+        levels: Option<&mut dyn GainSource>,
     ) -> Option<VoiceSample> {
         let mut s = self.tick_raw(p, mix, levels);
         (s.out, s.side) = self.ceiling_and_guard(s.out, s.side)?;
@@ -579,7 +578,12 @@ impl Voice {
 
     /// [`tick`](Self::tick) before the ceiling: what the calibration measures.
     #[inline(always)]
-    fn tick_raw(&mut self, p: &EngineParams, mix: f64, levels: Option<&mut Levels>) -> VoiceSample {
+    fn tick_raw(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        levels: Option<&mut dyn GainSource>,
+    ) -> VoiceSample {
         let raw = p;
         // Most notes carry no expression and no jitter: they play the engine's
         // parameters as they are, without copying them (hundreds of bytes, per sample).

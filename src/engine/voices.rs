@@ -320,7 +320,7 @@ impl Engine {
         self.now += 1;
         let p = self.body_params_now();
         // The mix the strike starts with (it differs from the patch's while Mix or Body
-        // glides; see `level_table::Entry::glide`).
+        // glides; see `level::Entry::glide`).
         let mix = self.mix.value;
         // One humanize draw per note-on, whichever voice plays it, and the contact
         // time Velocity → Hardness gives a softer note (a Playable control: Expert

@@ -22,6 +22,7 @@ use nice_plug::prelude::*;
 use std::sync::Arc;
 
 mod choices;
+pub mod editor_state;
 pub use choices::*;
 
 /// The host's range of a numeric parameter of [`spec::NUMBERS`]: its log10 for a
@@ -123,10 +124,10 @@ fn percent_param(name: &str, default: f32) -> FloatParam {
 pub struct ReboundParams {
     /// Editor window size, restored with the session.
     #[persist = "editor-size"]
-    pub editor_size: crate::editor::size::EditorSize,
+    pub editor_size: editor_state::EditorSize,
     /// The editor's view (Play or Physics), restored with the session.
     #[persist = "editor-view"]
-    pub editor_view: crate::editor::view::SavedView,
+    pub editor_view: editor_state::SavedView,
 
     // ---- Strike ----
     /// Impact speed at MIDI velocity 0.
@@ -262,7 +263,7 @@ impl Default for ReboundParams {
     fn default() -> Self {
         let d = EngineParams::default();
         Self {
-            editor_size: crate::editor::size::EditorSize::new(EDITOR_SIZE.0, EDITOR_SIZE.1),
+            editor_size: editor_state::EditorSize::new(EDITOR_SIZE.0, EDITOR_SIZE.1),
             editor_view: Default::default(),
             v_min: number_param("vmin"),
             v_max: number_param("vmax"),

@@ -152,7 +152,7 @@ pub fn read_wav(path: &std::path::Path) -> (hound::WavSpec, Vec<f32>) {
     (spec, samples)
 }
 
-/// The documented validity ranges of `simulate` and `sequence` (README), written out
+/// The documented validity ranges of `simulate` and `sequence` (docs/model.md), written out
 /// here apart from the source so that a changed range fails these tests:
 /// option, smallest and largest accepted value, the range as the messages print it.
 pub const RANGES: [(&str, f64, f64, &str); 9] = [

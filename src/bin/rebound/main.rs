@@ -12,6 +12,7 @@ mod paper;
 mod param_args;
 mod plot;
 mod plot_sound;
+mod plot_style;
 mod presets;
 mod render;
 mod train;

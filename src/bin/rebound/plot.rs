@@ -16,6 +16,8 @@ use rebound::engine::Rendered;
 use std::path::Path;
 use std::sync::OnceLock;
 
+use crate::plot_style::{DrawResult, FAMILY, GRID, tick};
+
 /// Fonts tried in order when `$REBOUND_PLOT_FONT` is not set.
 const FONT_CANDIDATES: &[&str] = &[
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -23,27 +25,9 @@ const FONT_CANDIDATES: &[&str] = &[
     "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
     "/usr/share/fonts/truetype/freefont/FreeSans.ttf",
 ];
-/// The family name the font is registered under and drawn with.
-pub const FAMILY: &str = "sans-serif";
 const SIZE: (u32, u32) = (1200, 1500);
 /// Columns of the min/max envelope drawn for the waveform and the force.
 const COLUMNS: usize = 1000;
-/// The mesh's lines (only the ones at tick labels: a finer grid only adds bytes).
-pub const GRID: RGBColor = RGBColor(225, 225, 225);
-
-/// A tick label: `{:.3}` without trailing zeros and no "-0"; below 1e-3, `{:.1e}`
-/// (and a rounding residue of zero, 0).
-pub fn tick(v: &f64) -> String {
-    if v.abs() < 1e-12 {
-        return "0".into();
-    }
-    if v.abs() < 1e-3 {
-        return format!("{v:.1e}");
-    }
-    let s = format!("{v:.3}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    if s == "-0" { "0".into() } else { s.into() }
-}
 
 /// Writes the plot of `r` to `path`: SVG when it ends in `.svg`, PNG otherwise.
 pub fn write_plot(path: &Path, r: &Rendered) -> Result<(), String> {
@@ -94,8 +78,6 @@ fn load_font() -> Result<(), String> {
         })
         .clone()
 }
-
-pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
 fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, r: &Rendered) -> DrawResult<DB> {
     root.fill(&WHITE)?;

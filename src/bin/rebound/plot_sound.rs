@@ -7,7 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use rebound::analysis::spectrum_db;
 
-use crate::plot::{DrawResult, FAMILY, GRID, tick};
+use crate::plot_style::{DrawResult, FAMILY, GRID, tick};
 
 /// Window of the level envelope, s (a fast meter's integration time).
 const LEVEL_WINDOW: f64 = 0.01;

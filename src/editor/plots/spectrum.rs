@@ -3,7 +3,7 @@
 
 use super::{ANALYTIC, framed, x_axis};
 use crate::analysis::FLOOR_DB;
-use crate::editor::capture::Capture;
+use crate::handoff::capture::Capture;
 use egui_plot::{GridInput, GridMark, HoverPosition, Line, PlotPoints};
 
 /// Points drawn (the bins are reduced to their maximum per log-frequency step).

@@ -1,7 +1,7 @@
 //! The last note's waveform.
 
 use super::{SIM, framed, x_axis};
-use crate::editor::capture::Capture;
+use crate::handoff::capture::Capture;
 use egui_plot::{Line, PlotPoints};
 
 /// Columns of the min/max envelope drawn.
@@ -34,7 +34,7 @@ pub fn envelope(samples: &[f32], fs: f64, columns: usize) -> Vec<[f64; 2]> {
 pub fn plot(ui: &mut egui::Ui, c: &Capture, env: &[[f64; 2]], size: egui::Vec2) {
     let peak = env.iter().fold(0.0f64, |m, p| m.max(p[1].abs()));
     let fit = (peak * 1.1).clamp(1e-3, 2.0);
-    let span_ms = crate::editor::capture::CAPTURE_LEN as f64 / c.fs * 1e3;
+    let span_ms = crate::handoff::capture::CAPTURE_LEN as f64 / c.fs * 1e3;
     let title = if c.seq == 0 {
         "Waveform of the last note (play one)".to_string()
     } else {

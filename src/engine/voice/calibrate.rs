@@ -6,7 +6,7 @@
 
 use super::{Expression, FULL_SCALE, Jitter, Voice};
 use crate::engine::level;
-use crate::engine::level_table::Entry;
+use crate::engine::level::Entry;
 use crate::engine::params::{Controls, EngineParams};
 use crate::engine::true_peak::TAPS;
 
@@ -20,7 +20,7 @@ impl Voice {
     /// peak window (see `level`); a key whose ring is then louder than middle C's
     /// (K-weighted) is cut to it ([`level::keyboard_cut`]).
     ///
-    /// [`level_params`]: crate::engine::level_table::level_params
+    /// [`level_params`]: crate::engine::level::level_params
     pub fn entry_of(&mut self, p: &EngineParams, key: u8) -> Entry {
         self.calibrations += 1;
         let (entry, e) = self.uncut_entry(p, key);
@@ -148,7 +148,7 @@ impl Voice {
             if !s.out.is_finite() {
                 break;
             }
-            peaks.add(&s);
+            peaks.add(s.out, s.dry, s.body);
             if s.dry != 0.0 {
                 last_dry = Some(i);
             }

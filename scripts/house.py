@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""The house rules a reader relies on, checked on the source tree:
+
+- no two source files import each other, directly or around a longer circle (a file
+  imports another when it names an item of the other's module: `use crate::a::b`,
+  `super::x`, or a path written inline);
+- no source file in `src/` over 400 lines, no function over 80 lines.
+
+It prints the longest files and functions either way, and exits 1 when a rule is broken
+(`--report` only prints; `--sizes report` enforces the circles and only lists what is
+over a size limit). Files or functions still over their limit are named, so a split can
+be planned from the output.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+MAX_FILE_LINES = 400
+MAX_FN_LINES = 80
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SRC = os.path.join(ROOT, "src")
+
+
+def rust_files():
+    for dirpath, _, names in os.walk(SRC):
+        for n in sorted(names):
+            if n.endswith(".rs"):
+                yield os.path.relpath(os.path.join(dirpath, n), ROOT)
+
+
+def module_of(path):
+    """The module path of a file under src/ (the crate's, or a binary's)."""
+    parts = path.split(os.sep)[1:]  # drop "src"
+    if parts[0] == "bin":
+        crate = "bin:" + parts[1].removesuffix(".rs")
+        parts = parts[2:]
+    else:
+        crate = "crate"
+    if parts and parts[-1] in ("mod.rs", "lib.rs", "main.rs"):
+        parts = parts[:-1]
+    elif parts:
+        parts[-1] = parts[-1].removesuffix(".rs")
+    return crate, tuple(parts)
+
+
+def strip_comments(text):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(line.split("//")[0] for line in text.splitlines())
+
+
+def test_block_free(text):
+    """The text without `#[cfg(test)]` modules (tests may reach anywhere)."""
+    out, i = [], 0
+    for m in re.finditer(r"#\[cfg\(test\)\]\s*mod\s+\w+\s*\{", text):
+        if m.start() < i:
+            continue
+        out.append(text[i : m.start()])
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        i = j
+    out.append(text[i:])
+    return "".join(out)
+
+
+USE_RE = re.compile(r"\buse\s+([^;]+);", re.S)
+PATH_RE = re.compile(r"\b((?:crate|super|self)(?:::\w+)+)")
+
+
+def expand_use(tree):
+    """`a::{b, c::{d}}` -> ["a::b", "a::c::d"] (enough for module resolution)."""
+    tree = re.sub(r"\s+", "", tree)
+    m = re.match(r"^(.*?)::\{(.*)\}$", tree)
+    if not m:
+        return [re.sub(r"\bas\b.*$", "", tree)]
+    head, body = m.groups()
+    items, depth, cur = [], 0, ""
+    for ch in body:
+        if ch == "," and depth == 0:
+            items.append(cur)
+            cur = ""
+            continue
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        cur += ch
+    items.append(cur)
+    out = []
+    for it in filter(None, items):
+        for e in expand_use(it):
+            out.append(head if e == "self" else head + "::" + e)
+    return out
+
+
+def resolve(path, here, modules):
+    """The longest known module that `path` (seen in module `here`) names."""
+    crate, mod = here
+    segs = path.split("::")
+    if segs[0] == "crate":
+        base, rest = (), segs[1:]
+    elif segs[0] in ("super", "self"):
+        base = list(mod)
+        rest = segs
+        while rest and rest[0] in ("super", "self"):
+            if rest[0] == "super" and base:
+                base.pop()
+            rest = rest[1:]
+        base = tuple(base)
+    else:
+        return None
+    if segs[0] == "crate" and crate != "crate":
+        crate_key = crate
+    else:
+        crate_key = crate
+    best = None
+    for k in range(len(rest) + 1):
+        cand = (crate_key, base + tuple(rest[:k]))
+        if cand in modules:
+            best = cand
+    return best
+
+
+def import_graph(files):
+    modules = {module_of(f): f for f in files}
+    graph = {f: set() for f in files}
+    for f in files:
+        here = module_of(f)
+        text = test_block_free(strip_comments(open(os.path.join(ROOT, f)).read()))
+        paths = []
+        for m in USE_RE.finditer(text):
+            paths += expand_use(m.group(1))
+        paths += PATH_RE.findall(text)
+        for p in paths:
+            target = resolve(p, here, modules)
+            if target and modules[target] != f:
+                # A file declaring a child module (`mod x;`) is not an import of it.
+                graph[f].add(modules[target])
+    return graph
+
+
+def circles(graph):
+    """Strongly connected components with more than one file (Tarjan)."""
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+    sys.setrecursionlimit(10000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+FN_RE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+)?(?:unsafe\s+)?fn\s+(\w+)")
+
+
+def functions(path):
+    """(name, first line, length in lines) of every fn with a body."""
+    lines = open(os.path.join(ROOT, path)).read().splitlines()
+    out = []
+    i = 0
+    while i < len(lines):
+        m = FN_RE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        depth, started, j = 0, False, i
+        while j < len(lines):
+            code = lines[j].split("//")[0]
+            if not started and ";" in code and "{" not in code:
+                break
+            depth += code.count("{") - code.count("}")
+            started = started or "{" in code
+            if started and depth <= 0:
+                out.append((m.group(1), i + 1, j - i + 1))
+                break
+            j += 1
+        i += 1
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--report", action="store_true", help="print only, never fail")
+    ap.add_argument("--top", type=int, default=8, help="how many longest to list")
+    ap.add_argument(
+        "--sizes",
+        choices=["enforce", "report"],
+        default="enforce",
+        help="whether a file or function over its limit fails the check",
+    )
+    args = ap.parse_args()
+
+    files = list(rust_files())
+    broken = []
+
+    loops = circles(import_graph(files))
+    for c in loops:
+        broken.append("import circle: " + " -> ".join(c))
+    print(f"import circles: {len(loops)}")
+
+    sizes = sorted(((sum(1 for _ in open(os.path.join(ROOT, f))), f) for f in files), reverse=True)
+    print(f"longest files (limit {MAX_FILE_LINES} lines):")
+    for n, f in sizes[: args.top]:
+        print(f"  {n:5d}  {f}")
+    over = [f"file over {MAX_FILE_LINES} lines: {f} ({n})" for n, f in sizes if n > MAX_FILE_LINES]
+
+    fns = sorted(((n, f"{f}:{line} {name}") for f in files for name, line, n in functions(f)), reverse=True)
+    print(f"longest functions (limit {MAX_FN_LINES} lines):")
+    for n, where in fns[: args.top]:
+        print(f"  {n:5d}  {where}")
+    over += [f"function over {MAX_FN_LINES} lines: {w} ({n})" for n, w in fns if n > MAX_FN_LINES]
+    if args.sizes == "enforce":
+        broken += over
+    else:
+        for o in over:
+            print("over:", o)
+
+    for b in broken:
+        print("BROKEN:", b)
+    if broken and not args.report:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
