@@ -8,6 +8,7 @@
 //! allocation-free.
 
 pub mod ceiling;
+mod contact_trace;
 pub mod expression;
 pub mod humanize;
 pub mod level;
@@ -25,10 +26,12 @@ mod true_peak;
 pub mod voice;
 mod voices;
 
+pub use contact_trace::{
+    BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS,
+};
 pub use offline::{NoteSpec, Rendered, render, render_with_progress};
 pub use output::RUNAWAY;
 pub use params::{Controls, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, within};
 pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;
-pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};
 pub use voices::{CC_MOD_WHEEL, CC_TIMBRE, Engine, Terminated, reaches};

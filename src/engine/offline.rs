@@ -1,7 +1,7 @@
 //! Offline rendering through the same engine the plugin runs (`rebound render`, tests).
 
+use super::contact_trace::ContactTrace;
 use super::params::EngineParams;
-use super::trace::ContactTrace;
 use super::voices::Engine;
 
 /// A note for [`render`]: key, velocity in `[0, 1]`, start in samples, and the sample

@@ -2,6 +2,7 @@
 //! over the voices, the control-rate body smoothing and the hand-off of the last
 //! contact's trace. The output stage is in `output`, the voice itself in `voice`.
 
+use super::contact_trace::ContactTrace;
 use super::expression::{ChannelExpression, Expression};
 use super::humanize::Humanizer;
 use super::levels::{Levels, WorkerLink};
@@ -9,7 +10,7 @@ use super::mpe::Zones;
 use super::output::OutputStage;
 use super::params::{Controls, EngineParams, MAX_VOICES, NoteOff};
 use super::smoothing::{SMOOTHING_TIME, Smoothed};
-use super::trace::{ContactTrace, Tracer};
+use super::trace::Tracer;
 use super::voice::{StrikeSetup, Voice, VoiceSample};
 
 /// Extra slots so stolen voices can finish their fade while their successors sound.
