@@ -23,23 +23,22 @@
 //!   note).
 //! - **Length.** With `--duration` the output has exactly that length. Without it, it
 //!   runs to the last note event and then on until every voice has ended (at most
-//!   [`TAIL_CAP`] s more); a file whose notes run past [`MAX_SECONDS`] is refused.
+//!   [`TAIL_CAP`](play::TAIL_CAP) s more); a file whose notes run past [`MAX_SECONDS`] is refused.
 //! - **Outputs.** See [`outputs`]; files and tracks render in parallel, one per core.
 
 use crate::plot::write_plot;
 use crate::wav::write_wav;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
-use rebound::engine::{Engine, EngineParams, Rendered};
+use rebound::engine::EngineParams;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+mod play;
 mod song;
-pub use song::{ArgError, Control, Expr, Note, Song};
-
-/// Longest tail rendered after the last note event while waiting for the voices to end, s.
-pub const TAIL_CAP: f64 = 600.0;
+pub use play::render_notes;
+pub use song::{ArgError, Control, Note, Song};
 /// Latest note event a file may have without `--duration`, s.
 pub const MAX_SECONDS: f64 = 3600.0;
 
@@ -48,143 +47,6 @@ pub const MAX_SECONDS: f64 = 3600.0;
 pub struct MidiArgs {
     pub files: Vec<PathBuf>,
     pub per_track: bool,
-}
-
-/// What happens at one sample of a MIDI render, in the order of its variants.
-#[derive(Clone, Copy, Debug)]
-enum Step {
-    /// The off of a note that began earlier.
-    OffEarlier(usize),
-    Control(usize),
-    On(usize),
-    /// The off of a note that began at this sample.
-    OffNow(usize),
-}
-
-/// Renders `notes` and `controls` through a fresh engine: `samples` long, or (`None`)
-/// until every voice has ended after the last event, at most [`TAIL_CAP`] s more.
-/// `progress` hears the samples rendered so far, every tenth of a second of output,
-/// and the length the render will have (the last event's sample, until the tail
-/// runs past it).
-pub fn render_notes(
-    params: &EngineParams,
-    fs: f64,
-    notes: &[Note],
-    controls: &[Control],
-    samples: Option<usize>,
-    with_force: bool,
-    progress: &dyn Fn(usize, usize),
-) -> Rendered {
-    let mut engine = Engine::new(fs);
-    engine.set_params(params);
-    engine.set_sample_rate(fs);
-    // The level of every key played is calibrated before the first note.
-    engine.prepare_levels(notes.iter().map(|n| n.key));
-    let mut events: Vec<(usize, Step)> = Vec::with_capacity(2 * notes.len() + controls.len());
-    for (i, n) in notes.iter().enumerate() {
-        events.push((n.at, Step::On(i)));
-        if let Some(off) = n.off {
-            events.push((
-                off,
-                if off > n.at {
-                    Step::OffEarlier(i)
-                } else {
-                    Step::OffNow(i)
-                },
-            ));
-        }
-    }
-    // Without a length the render runs to the last note event, then on while voices
-    // sound: messages after that event are applied in that tail, as long as it lasts.
-    let last_note = events.iter().map(|e| e.0).max().unwrap_or(0);
-    let (now, late): (Vec<_>, Vec<_>) = controls
-        .iter()
-        .enumerate()
-        .partition(|(_, c)| samples.is_some() || c.at <= last_note);
-    events.extend(now.iter().map(|&(i, c)| (c.at, Step::Control(i))));
-    let mut late = late.into_iter().peekable();
-    // Stable within a kind: file order.
-    events.sort_by_key(|&(at, step)| {
-        (
-            at,
-            match step {
-                Step::OffEarlier(_) => 0,
-                Step::Control(_) => 1,
-                Step::On(_) => 2,
-                Step::OffNow(_) => 3,
-            },
-        )
-    });
-    let last = events.last().map_or(0, |e| e.0);
-    let end = samples.unwrap_or(last);
-    let mut left: Vec<f32> = Vec::with_capacity(end + 1);
-    let mut right: Vec<f32> = Vec::with_capacity(end + 1);
-    let mut force: Vec<f32> = Vec::new();
-    // Renders on to `to` samples, in blocks of a tenth of a second (the output does not
-    // depend on the blocks), telling `progress` after each.
-    let block = ((fs / 10.0) as usize).max(1);
-    let mut run = |engine: &mut Engine, left: &mut Vec<f32>, right: &mut Vec<f32>, to: usize| {
-        while left.len() < to {
-            let pos = left.len();
-            let next = to.min(pos + block);
-            left.resize(next, 0.0);
-            right.resize(next, 0.0);
-            let (l, r) = (&mut left[pos..], &mut right[pos..]);
-            if with_force {
-                force.resize(next, 0.0);
-                engine.render_with_force(l, r, Some(&mut force[pos..]));
-            } else {
-                engine.render(l, r);
-            }
-            if next / block != pos / block {
-                progress(next, end.max(next));
-            }
-        }
-    };
-    for &(at, step) in &events {
-        if at >= end && samples.is_some() {
-            break;
-        }
-        run(&mut engine, &mut left, &mut right, at);
-        match step {
-            Step::On(i) => {
-                let n = &notes[i];
-                engine.note_on(n.key, n.velocity, n.channel, None);
-            }
-            Step::OffEarlier(i) | Step::OffNow(i) => {
-                let n = &notes[i];
-                engine.note_off(Some(n.key), Some(n.channel), None);
-            }
-            Step::Control(i) => apply(&mut engine, &controls[i]),
-        }
-    }
-    match samples {
-        Some(s) => run(&mut engine, &mut left, &mut right, s),
-        None => {
-            // Sample by sample until the last voice has ended: the output stops there.
-            let cap = end + (TAIL_CAP * fs).round() as usize;
-            while left.len() < cap && (engine.active_voices() > 0 || left.is_empty()) {
-                while let Some((_, c)) = late.next_if(|(_, c)| c.at <= left.len()) {
-                    apply(&mut engine, c);
-                }
-                let to = left.len() + 1;
-                run(&mut engine, &mut left, &mut right, to);
-            }
-        }
-    }
-    Rendered::from_engine(&engine, fs, left, right, force)
-}
-
-/// Hands one expression message to the engine, as the plugin does a host's.
-fn apply(engine: &mut Engine, c: &Control) {
-    match c.expr {
-        Expr::Pressure(v) => engine.channel_pressure(c.channel, v),
-        Expr::KeyPressure { key, value } => {
-            engine.poly_pressure(None, Some(key), Some(c.channel), value)
-        }
-        Expr::Bend(v) => engine.pitch_bend(c.channel, v),
-        Expr::Cc { cc, value } => engine.control_change(c.channel, cc, value),
-    }
 }
 
 /// One output: a file, a track of it (`None`: all merged), and where it goes.
