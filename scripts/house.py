@@ -68,15 +68,17 @@ def test_block_free(text):
 
 
 USE_RE = re.compile(r"\buse\s+([^;]+);", re.S)
+PUB_USE_RE = re.compile(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);", re.S)
 PATH_RE = re.compile(r"\b((?:crate|super|self)(?:::\w+)+)")
 
 
 def expand_use(tree):
     """`a::{b, c::{d}}` -> ["a::b", "a::c::d"] (enough for module resolution)."""
+    tree = re.sub(r"\s+as\s+", "@as@", tree.strip())
     tree = re.sub(r"\s+", "", tree)
     m = re.match(r"^(.*?)::\{(.*)\}$", tree)
     if not m:
-        return [re.sub(r"\bas\b.*$", "", tree)]
+        return [tree.replace("@as@", " as ")]
     head, body = m.groups()
     items, depth, cur = [], 0, ""
     for ch in body:
@@ -90,11 +92,11 @@ def expand_use(tree):
     out = []
     for it in filter(None, items):
         for e in expand_use(it):
-            out.append(head if e == "self" else head + "::" + e)
+            out.append(head if e.split(" as ")[0] == "self" else head + "::" + e)
     return out
 
 
-def resolve(path, here, modules):
+def resolve(path, here, modules, reexports, depth=0):
     """The longest known module that `path` (seen in module `here`) names."""
     crate, mod = here
     segs = path.split("::")
@@ -109,31 +111,71 @@ def resolve(path, here, modules):
             rest = rest[1:]
         base = tuple(base)
     else:
-        return None
+        # A path from the current module (`use child::item;`).
+        base, rest = tuple(mod), segs
     if segs[0] == "crate" and crate != "crate":
         crate_key = crate
     else:
         crate_key = crate
-    best = None
-    for k in range(len(rest) + 1):
+    best, used = None, 0
+    for k in range(0 if segs[0] in ("crate", "super", "self") else 1, len(rest) + 1):
         cand = (crate_key, base + tuple(rest[:k]))
         if cand in modules:
-            best = cand
+            best, used = cand, k
+    # An item a module re-exports (`pub use a::b::Item;`) is the origin's, not the
+    # facade's: follow it.
+    if best and used < len(rest) and depth < 8:
+        origin = reexports.get(best, {}).get(rest[used])
+        if origin:
+            return resolve(origin + "::" + "::".join(rest[used + 1 :]) if used + 1 < len(rest) else origin, best, modules, reexports, depth + 1)
     return best
 
 
+PATH_MOD_RE = re.compile(r'((?:#\[cfg\(test\)\]\s*)?)#\[path\s*=\s*"([^"]+)"\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;')
+
+
+def path_modules(files):
+    """Files placed by `#[path = "…"] mod name;`: their real module paths, and the
+    test-only ones (left out: tests may reach anywhere)."""
+    placed, tests = {}, set()
+    for f in files:
+        text = open(os.path.join(ROOT, f)).read()
+        for m in PATH_MOD_RE.finditer(text):
+            target = os.path.normpath(os.path.join(os.path.dirname(f), m.group(2)))
+            if m.group(1):
+                tests.add(target)
+            else:
+                crate, mod = module_of(f)
+                placed[target] = (crate, mod + (m.group(3),))
+    return placed, tests
+
+
 def import_graph(files):
-    modules = {module_of(f): f for f in files}
+    placed, tests = path_modules(files)
+    files = [f for f in files if f not in tests]
+    mod_of = {f: placed.get(f, module_of(f)) for f in files}
+    modules = {m: f for f, m in mod_of.items()}
+    texts = {f: test_block_free(strip_comments(open(os.path.join(ROOT, f)).read())) for f in files}
+    reexports = {}
+    for f in files:
+        names = {}
+        for m in PUB_USE_RE.finditer(texts[f]):
+            for p in expand_use(m.group(1)):
+                alias = re.search(r" as (\w+)$", p)
+                p = p.split(" as ")[0]
+                if not p.endswith("*"):
+                    names[alias.group(1) if alias else p.split("::")[-1]] = p
+        reexports[mod_of[f]] = names
     graph = {f: set() for f in files}
     for f in files:
-        here = module_of(f)
-        text = test_block_free(strip_comments(open(os.path.join(ROOT, f)).read()))
+        here = mod_of[f]
+        text = texts[f]
         paths = []
         for m in USE_RE.finditer(text):
             paths += expand_use(m.group(1))
         paths += PATH_RE.findall(text)
         for p in paths:
-            target = resolve(p, here, modules)
+            target = resolve(p.split(" as ")[0], here, modules, reexports)
             if target and modules[target] != f:
                 # A file declaring a child module (`mod x;`) is not an import of it.
                 graph[f].add(modules[target])

@@ -7,6 +7,7 @@
 //! All memory is allocated in [`Engine::new`]; every method a host calls per block is
 //! allocation-free.
 
+mod addressing;
 pub mod ceiling;
 mod contact_trace;
 pub mod expression;
@@ -26,6 +27,7 @@ mod true_peak;
 pub mod voice;
 mod voices;
 
+pub use addressing::{CC_MOD_WHEEL, CC_TIMBRE, reaches};
 pub use contact_trace::{
     BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS,
 };
@@ -34,4 +36,4 @@ pub use output::RUNAWAY;
 pub use params::{Controls, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, within};
 pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;
-pub use voices::{CC_MOD_WHEEL, CC_TIMBRE, Engine, Terminated, reaches};
+pub use voices::{Engine, Terminated};

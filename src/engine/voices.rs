@@ -2,6 +2,7 @@
 //! over the voices, the control-rate body smoothing and the hand-off of the last
 //! contact's trace. The output stage is in `output`, the voice itself in `voice`.
 
+use super::addressing::addresses;
 use super::contact_trace::ContactTrace;
 use super::expression::{ChannelExpression, Expression};
 use super::humanize::Humanizer;
@@ -537,8 +538,6 @@ mod voices_render;
 
 #[path = "voices_expression.rs"]
 mod voices_expression;
-use voices_expression::addresses;
-pub use voices_expression::{CC_MOD_WHEEL, CC_TIMBRE, reaches};
 
 #[cfg(test)]
 #[path = "tests.rs"]

@@ -7,36 +7,10 @@
 //! `Expression::take` (NaN → neutral, clamped), so no voice ever sees a bad one.
 
 use super::Engine;
+use crate::engine::addressing::{CC_MOD_WHEEL, CC_TIMBRE, addresses};
 use crate::engine::expression::{ChannelExpression, Expression, NoteExpression, sane};
 use crate::engine::mpe::{Zone, ZoneChange};
 use crate::engine::voice::Voice;
-
-/// MIDI CC numbers the engine listens to.
-pub const CC_MOD_WHEEL: u8 = 1;
-pub const CC_TIMBRE: u8 = 74;
-
-/// True when the note event (`voice_id`, `key`, `channel`) addresses sounding voice `v`
-/// (see [`reaches`]).
-pub fn addresses(v: &Voice, voice_id: Option<i32>, key: Option<u8>, channel: Option<u8>) -> bool {
-    v.is_active() && reaches((v.voice_id, v.key, v.channel), voice_id, key, channel)
-}
-
-/// True when the note event (`voice_id`, `key`, `channel`) addresses the note `(id, key,
-/// channel)`: by the host's voice ID when both have one, else by key and channel, where
-/// `None` (a CLAP wildcard) matches any. One rule for sounding voices and for a note
-/// that a note-on of the same timestamp starts.
-pub fn reaches(
-    note: (Option<i32>, u8, u8),
-    voice_id: Option<i32>,
-    key: Option<u8>,
-    channel: Option<u8>,
-) -> bool {
-    let (id, k0, c0) = note;
-    match (voice_id, id) {
-        (Some(ev), Some(on)) => ev == on,
-        _ => key.is_none_or(|k| k == k0) && channel.is_none_or(|c| c == c0),
-    }
-}
 
 impl Engine {
     /// The expression a note starting now on `channel` gets.
