@@ -9,7 +9,8 @@
 //! trigger (the same key twice within a contact, as drum pads send) near one strike's
 //! level instead of two.
 
-use super::{EXCITATION_LIMIT, Norm, level};
+use super::norm::{EXCITATION_LIMIT, Norm};
+use crate::engine::level;
 use crate::model::tau::contact_time_bound;
 use crate::model::{Bouncer, Phase};
 use std::f64::consts::PI;
