@@ -3,7 +3,8 @@
 //! model, Verlet and Heun evaluate the accelerations once per step and hand the last
 //! one on as the next step's `a_n` (paper-notes); RK4 evaluates four times.
 
-use super::{Coupled, MODES, State};
+use super::system::{Coupled, State};
+use crate::model::body::MODES;
 
 /// Accelerations of the striker and the modes, and the contact force they came from.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -25,7 +25,8 @@
 //! `δ ≤ 0`, and `Ḡ` spans the crossing. `Δδ` solves a scalar equation (`solve_dg`).
 
 use super::explicit::Accel;
-use super::{Coupled, MODES, State};
+use super::system::{Coupled, State, potential_and_slope};
+use crate::model::body::MODES;
 use crate::model::contact::pow_alpha;
 use crate::model::newton::{self, NewtonStats};
 
@@ -38,19 +39,8 @@ const DG_MAX_ITERS: u32 = 100;
 
 /// `D_k = 1 + h σ_k + h² ω_k²/4` of the trapezoid rule on mode `k`.
 #[inline]
-fn trapezoid_den(b: &super::StrikeModes, i: usize, h: f64) -> f64 {
+fn trapezoid_den(b: &super::system::StrikeModes, i: usize, h: f64) -> f64 {
     1.0 + h * b.sigma[i] + 0.25 * h * h * b.omega[i] * b.omega[i]
-}
-
-/// `(V(δ), V'(δ))`, `V = k δ^{α+1}/(α+1)`, `V' = k δ^α`, zero for `δ ≤ 0`.
-#[inline]
-pub fn potential_and_slope(c: &crate::model::Contact, d: f64) -> (f64, f64) {
-    if d > 0.0 {
-        let p = c.k * pow_alpha(d, c.alpha);
-        (p * d / (c.alpha + 1.0), p)
-    } else {
-        (0.0, 0.0)
-    }
 }
 
 /// The discrete gradient `Ḡ` between `δ₀` (with `V(δ₀) = v0`) and `δ₁`, and its

@@ -2,7 +2,7 @@
 //! and the energy balance.
 
 use super::explicit::Accel;
-use super::{Coupled, State, TwoWayMethod};
+use super::system::{Coupled, State, TwoWayMethod};
 use crate::model::newton::NewtonStats;
 use crate::model::scheme::Method;
 
