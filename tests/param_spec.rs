@@ -43,3 +43,36 @@ fn every_plugin_parameter_is_in_the_spec_and_back() {
         }
     }
 }
+
+/// Hosts show the editor's groups (CLAP parameter groups, VST3 units): every parameter
+/// of the sound is in one of them, in the order the editor shows them, and only the
+/// host's bypass stands outside.
+#[test]
+fn every_parameter_is_in_one_of_the_editors_groups() {
+    let params = ReboundParams::default();
+    let mut groups: Vec<String> = Vec::new();
+    for (id, _, group) in params.param_map() {
+        if id == "bypass" {
+            assert_eq!(group, "", "the bypass stands outside the groups");
+            continue;
+        }
+        assert!(!group.is_empty(), "{id} has no group");
+        if groups.last() != Some(&group) {
+            assert!(!groups.contains(&group), "{group} is split at {id}");
+            groups.push(group);
+        }
+    }
+    assert_eq!(
+        groups,
+        [
+            "Striker",
+            "Velocity",
+            "Bounces",
+            "Key release",
+            "Body",
+            "Output",
+            "Variation and expression",
+            "Solver"
+        ]
+    );
+}

@@ -31,61 +31,61 @@ pub fn controls(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter) {
 
 fn left_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
     group(ui, "Striker: what hits", w, |ui| {
-        choice(ui, &p.controls, "controls", s);
-        if p.controls.value() == ControlsChoice::Playable {
-            slider(ui, &p.hardness, "hard", s);
-            slider(ui, &p.restitution, "rest", s);
+        choice(ui, &p.striker.controls, "controls", s);
+        if p.striker.controls.value() == ControlsChoice::Playable {
+            slider(ui, &p.striker.hardness, "hard", s);
+            slider(ui, &p.striker.restitution, "rest", s);
         } else {
-            slider(ui, &p.stiffness, "k", s);
-            choice(ui, &p.damping_mode, "dmode", s);
-            if p.damping_mode.value() == DampingChoice::Restitution {
-                slider(ui, &p.restitution, "rest", s);
+            slider(ui, &p.striker.stiffness, "k", s);
+            choice(ui, &p.striker.damping_mode, "dmode", s);
+            if p.striker.damping_mode.value() == DampingChoice::Restitution {
+                slider(ui, &p.striker.restitution, "rest", s);
             } else {
-                slider(ui, &p.damping, "mu", s);
+                slider(ui, &p.striker.damping, "mu", s);
             }
         }
-        slider(ui, &p.alpha, "alpha", s);
-        slider(ui, &p.mass, "mass", s);
+        slider(ui, &p.striker.alpha, "alpha", s);
+        slider(ui, &p.striker.mass, "mass", s);
     });
     group(ui, "Velocity: how the keys play it", w, |ui| {
-        slider(ui, &p.v_min, "vmin", s);
-        slider(ui, &p.v_max, "vmax", s);
-        slider(ui, &p.velocity_curve, "vcurve", s);
-        slider(ui, &p.velocity_hardness, "velhard", s);
+        slider(ui, &p.velocity.v_min, "vmin", s);
+        slider(ui, &p.velocity.v_max, "vmax", s);
+        slider(ui, &p.velocity.velocity_curve, "vcurve", s);
+        slider(ui, &p.velocity.velocity_hardness, "velhard", s);
     });
     group(ui, "Bounces", w, |ui| {
-        toggle(ui, &p.bouncing, "bounce", s);
-        slider(ui, &p.gravity, "grav", s);
-        toggle(ui, &p.gravity_in_contact, "gcont", s);
-        slider(ui, &p.irregularity, "irreg", s);
+        toggle(ui, &p.bounces.bouncing, "bounce", s);
+        slider(ui, &p.bounces.gravity, "grav", s);
+        toggle(ui, &p.bounces.gravity_in_contact, "gcont", s);
+        slider(ui, &p.bounces.irregularity, "irreg", s);
     });
     group(ui, "Key release", w, |ui| {
-        choice(ui, &p.note_off, "noteoff", s);
-        slider(ui, &p.release, "release", s);
+        choice(ui, &p.key_release.note_off, "noteoff", s);
+        slider(ui, &p.key_release.release, "release", s);
     });
 }
 
 fn right_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
     group(ui, "Body: what rings", w, |ui| {
-        choice(ui, &p.body, "body", s);
-        slider(ui, &p.body_freq, "bfreq", s);
-        slider(ui, &p.key_track, "ktrack", s);
-        slider(ui, &p.t60, "t60", s);
-        slider(ui, &p.brightness, "bright", s);
-        slider(ui, &p.position, "pos", s);
-        slider(ui, &p.mix, "mix", s);
+        choice(ui, &p.body.body, "body", s);
+        slider(ui, &p.body.body_freq, "bfreq", s);
+        slider(ui, &p.body.key_track, "ktrack", s);
+        slider(ui, &p.body.t60, "t60", s);
+        slider(ui, &p.body.brightness, "bright", s);
+        slider(ui, &p.body.position, "pos", s);
+        slider(ui, &p.body.mix, "mix", s);
     });
     group(ui, "Output", w, |ui| {
-        slider(ui, &p.gain, "gain", s);
-        slider(ui, &p.width, "width", s);
-        slider(ui, &p.voices, "voices", s);
+        slider(ui, &p.output.gain, "gain", s);
+        slider(ui, &p.output.width, "width", s);
+        slider(ui, &p.output.voices, "voices", s);
     });
     group(ui, "Variation and expression", w, |ui| {
-        slider(ui, &p.humanize, "human", s);
-        slider(ui, &p.seed, "seed", s);
-        choice(ui, &p.mod_wheel, "mwheel", s);
-        slider(ui, &p.mod_depth, "mwamt", s);
-        slider(ui, &p.bend_range, "bend", s);
+        slider(ui, &p.variation.humanize, "human", s);
+        slider(ui, &p.variation.seed, "seed", s);
+        choice(ui, &p.variation.mod_wheel, "mwheel", s);
+        slider(ui, &p.variation.mod_depth, "mwamt", s);
+        slider(ui, &p.variation.bend_range, "bend", s);
     });
 }
 
@@ -95,9 +95,9 @@ pub fn solver(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter) {
     let w = ui.available_width();
     group(ui, "Solver (latched at each contact's onset)", w, |ui| {
         ui.horizontal_wrapped(|ui| {
-            small_choice(ui, &p.integrator, "method", s);
-            small_choice(ui, &p.correction, "corr", s);
-            small_choice(ui, &p.clamp_target, "clamp", s);
+            small_choice(ui, &p.solver.integrator, "method", s);
+            small_choice(ui, &p.solver.correction, "corr", s);
+            small_choice(ui, &p.solver.clamp_target, "clamp", s);
         });
     });
 }
