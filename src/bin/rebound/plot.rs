@@ -16,7 +16,7 @@ use rebound::engine::Rendered;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use crate::plot_style::{DrawResult, FAMILY, GRID, tick};
+use crate::plot_style::{DrawResult, FAMILY, GRID, legend_box, tick, time_mesh};
 
 /// Fonts tried in order when `$REBOUND_PLOT_FONT` is not set.
 const FONT_CANDIDATES: &[&str] = &[
@@ -146,16 +146,7 @@ fn signal_panel<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(70)
         .build_cartesian_2d(t0..t1, lo..hi)?;
-    chart
-        .configure_mesh()
-        .x_desc("Time (s)")
-        .y_desc(y_desc)
-        .label_style((FAMILY, 14))
-        .axis_desc_style((FAMILY, 15))
-        .y_label_formatter(&tick)
-        .bold_line_style(GRID)
-        .light_line_style(TRANSPARENT)
-        .draw()?;
+    time_mesh(&mut chart, y_desc)?;
     if lo < 0.0 {
         chart.draw_series(LineSeries::new(
             [(t0, 0.0), (t1, 0.0)],
@@ -180,13 +171,7 @@ fn signal_panel<DB: DrawingBackend>(
         }
     }
     if series.iter().any(|s| !s.0.is_empty()) {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FAMILY, 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(RGBColor(180, 180, 180))
-            .draw()?;
+        legend_box(&mut chart)?;
     }
     Ok(())
 }
@@ -289,12 +274,6 @@ fn drift_panel<DB: DrawingBackend>(
             if n == 1 { "" } else { "s" }
         ))
         .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 14, y + 5)], green.filled()));
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FAMILY, 14))
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(180, 180, 180))
-        .draw()?;
+    legend_box(&mut chart)?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use rebound::analysis::spectrum_db;
 
-use crate::plot_style::{DrawResult, FAMILY, GRID, tick};
+use crate::plot_style::{DrawResult, FAMILY, GRID, tick, time_mesh};
 
 /// Window of the level envelope, s (a fast meter's integration time).
 const LEVEL_WINDOW: f64 = 0.01;
@@ -67,16 +67,7 @@ pub fn level_panel<DB: DrawingBackend>(
         .x_label_area_size(40)
         .y_label_area_size(70)
         .build_cartesian_2d(0.0..seconds, (top - RANGE_DB)..top)?;
-    chart
-        .configure_mesh()
-        .x_desc("Time (s)")
-        .y_desc("Level (dBFS)")
-        .label_style((FAMILY, 14))
-        .axis_desc_style((FAMILY, 15))
-        .y_label_formatter(&tick)
-        .bold_line_style(GRID)
-        .light_line_style(TRANSPARENT)
-        .draw()?;
+    time_mesh(&mut chart, "Level (dBFS)")?;
     let floor = top - RANGE_DB;
     chart.draw_series(LineSeries::new(
         env.into_iter().map(|(t, l)| (t, l.max(floor))),
