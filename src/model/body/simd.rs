@@ -71,7 +71,7 @@ pub(super) fn ring(
     #[cfg(target_arch = "x86_64")]
     if vector {
         // SAFETY: as in `tick`.
-        unsafe { avx2::ring(re, im, k, drive, mid, side) };
+        unsafe { avx2::run::<true>(re, im, k, drive, mid, side) };
         return;
     }
     let _ = vector;
@@ -182,35 +182,16 @@ mod avx2 {
         k: &Coefs,
         u: f64,
     ) -> (f64, f64) {
-        let (m, s) = match k.live {
-            0 => (0.0, 0.0),
-            1 => tick_groups::<SIDE, 1>(re, im, k, u),
-            2 => tick_groups::<SIDE, 2>(re, im, k, u),
-            3 => tick_groups::<SIDE, 3>(re, im, k, u),
-            _ => tick_groups::<SIDE, 4>(re, im, k, u),
-        };
-        (m + k.d * u, if SIDE { s + k.sd * u } else { 0.0 })
+        let (mut m, mut s) = ([0.0], [0.0]);
+        run::<SIDE>(re, im, k, &[u], &mut m, &mut s);
+        (m[0], s[0])
     }
 
+    /// A run of samples with the state and coefficients held in registers (its mid and
+    /// side outputs; the side 0 without `SIDE`), dispatched on the live groups.
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    fn tick_groups<const SIDE: bool, const G: usize>(
-        re: &mut [f64; MODES],
-        im: &mut [f64; MODES],
-        k: &Coefs,
-        u: f64,
-    ) -> (f64, f64) {
-        let r = Regs::of(k);
-        let (mut vr, mut vi) = (load(re), load(im));
-        let out = step::<SIDE, G>(&mut vr, &mut vi, &r, u);
-        store(re, &vr);
-        store(im, &vi);
-        out
-    }
-
-    /// A run of samples with the state and coefficients held in registers.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) fn ring(
+    pub(super) fn run<const SIDE: bool>(
         re: &mut [f64; MODES],
         im: &mut [f64; MODES],
         k: &Coefs,
@@ -219,21 +200,17 @@ mod avx2 {
         side: &mut [f64],
     ) {
         match k.live {
-            0 => {
-                for ((u, m), s) in drive.iter().zip(mid.iter_mut()).zip(side.iter_mut()) {
-                    (*m, *s) = (0.0 + k.d * u, 0.0 + k.sd * u);
-                }
-            }
-            1 => ring_groups::<1>(re, im, k, drive, mid, side),
-            2 => ring_groups::<2>(re, im, k, drive, mid, side),
-            3 => ring_groups::<3>(re, im, k, drive, mid, side),
-            _ => ring_groups::<4>(re, im, k, drive, mid, side),
+            0 => run_groups::<SIDE, 0>(re, im, k, drive, mid, side),
+            1 => run_groups::<SIDE, 1>(re, im, k, drive, mid, side),
+            2 => run_groups::<SIDE, 2>(re, im, k, drive, mid, side),
+            3 => run_groups::<SIDE, 3>(re, im, k, drive, mid, side),
+            _ => run_groups::<SIDE, 4>(re, im, k, drive, mid, side),
         }
     }
 
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    fn ring_groups<const G: usize>(
+    fn run_groups<const SIDE: bool, const G: usize>(
         re: &mut [f64; MODES],
         im: &mut [f64; MODES],
         k: &Coefs,
@@ -244,9 +221,9 @@ mod avx2 {
         let r = Regs::of(k);
         let (mut vr, mut vi) = (load(re), load(im));
         for ((u, m), s) in drive.iter().zip(mid.iter_mut()).zip(side.iter_mut()) {
-            let (a, b) = step::<true, G>(&mut vr, &mut vi, &r, *u);
+            let (a, b) = step::<SIDE, G>(&mut vr, &mut vi, &r, *u);
             *m = a + k.d * u;
-            *s = b + k.sd * u;
+            *s = if SIDE { b + k.sd * u } else { 0.0 };
         }
         store(re, &vr);
         store(im, &vi);
