@@ -8,6 +8,10 @@ if [ ! -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ]; then
   echo "installing: fonts-dejavu-core"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core >/dev/null
 fi
+if ! command -v python3 >/dev/null; then
+  echo "installing: python3"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null
+fi
 cargo fmt --all -- --check
 # No import circles between source files (and the longest files and functions listed).
 python3 scripts/house.py --sizes report
