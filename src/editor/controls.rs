@@ -74,6 +74,8 @@ fn right_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
         slider(ui, &p.brightness, "bright", s);
         slider(ui, &p.position, "pos", s);
         slider(ui, &p.mix, "mix", s);
+        choice(ui, &p.coupling, "coupling", s);
+        slider(ui, &p.body_mass, "bmass", s);
     });
     group(ui, "Output", w, |ui| {
         slider(ui, &p.gain, "gain", s);

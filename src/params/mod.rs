@@ -213,6 +213,12 @@ pub struct ReboundParams {
     /// Damp mode: time for the body to fall 60 dB after the key is released.
     #[id = "release"]
     pub release: FloatParam,
+    /// What the striker meets: a rigid wall, or the body's surface moving under it.
+    #[id = "coupling"]
+    pub coupling: EnumParam<CouplingChoice>,
+    /// Two-way coupling: the body's mass (latched at each strike).
+    #[id = "bmass"]
+    pub body_mass: FloatParam,
 
     // ---- Output (smoothed) ----
     #[id = "gain"]
@@ -290,6 +296,8 @@ impl Default for ReboundParams {
             mix: number_param("mix"),
             note_off: EnumParam::new("Note off", NoteOffChoice::Ring),
             release: number_param("release"),
+            coupling: EnumParam::new("Coupling", CouplingChoice::Rigid),
+            body_mass: number_param("bmass"),
             gain: number_param("gain"),
             voices: {
                 let n = spec_of("voices");
@@ -421,6 +429,8 @@ impl ReboundParams {
             voices: self.voices.value().clamp(1, MAX_VOICES as i32) as usize,
             note_off: self.note_off.value().into(),
             release: heard(self.release.value() as f64),
+            coupling: self.coupling.value().into(),
+            body_mass: heard(pow10(&self.body_mass)),
             controls: self.controls.value().into(),
             hardness_ms: heard(pow10(&self.hardness)),
             width: heard(self.width.value() as f64),
