@@ -434,7 +434,7 @@ impl Voice {
         self.bouncer =
             Some(Bouncer::new(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular));
         let st = body_settings(p, key);
-        self.two_way = TwoWay::new(p, &st, latch.contact_at(v_in), v_in, self.fs, train_of(p));
+        self.two_way = TwoWay::new(p, &st, &latch, v_in, self.fs, train_of(p));
         if self.two_way.is_some() {
             self.bouncer = None;
         }

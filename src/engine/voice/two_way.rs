@@ -22,7 +22,7 @@ use crate::engine::params::{Coupling, EngineParams};
 use crate::model::body::{BodySettings, BodyType, strike_modes};
 use crate::model::bounce::{MAX_IMPACTS, MAX_TRAIN_TIME, MERGED_LOAD};
 use crate::model::coupled::{Coupled, CoupledRun, State, StrikeModes, TwoWayMethod};
-use crate::model::{BounceSample, Contact, Correction, Train, load};
+use crate::model::{BounceSample, Correction, Latch, Train, load, restitution};
 
 /// Most steps of the coupled system a voice takes a sample: with up to 16 modes, about
 /// as much work as a rigid-wall contact at its own limit. A strike that needs more is
@@ -75,6 +75,9 @@ pub(super) struct TwoWay {
     pending_onset: bool,
     /// The impact in progress is the train's last.
     last: bool,
+    /// Damping from a restitution: each impact gets the `μ` that leaves the rigid wall
+    /// at `−e v_in` for its own `v_in`, as on the rigid wall (`Latch::contact_at`).
+    restitution: Option<f64>,
 }
 
 impl TwoWay {
@@ -84,11 +87,12 @@ impl TwoWay {
     pub(super) fn new(
         p: &EngineParams,
         st: &BodySettings,
-        contact: Contact,
+        latch: &Latch,
         v_in: f64,
         fs: f64,
         train: Train,
     ) -> Option<Self> {
+        let contact = latch.contact_at(v_in);
         if p.coupling != Coupling::TwoWay || st.kind == BodyType::None {
             return None;
         }
@@ -116,6 +120,7 @@ impl TwoWay {
             impacts: 1,
             pending_onset: true,
             last: false,
+            restitution: latch.restitution,
         };
         out.last = out.merged(v_in);
         Some(out)
@@ -134,16 +139,16 @@ impl TwoWay {
         self.run.state.delta(self.run.sys.modes.n).0
     }
 
-    /// With gravity in flight only, the train's last impact is the one whose scaled
-    /// load reaches [`MERGED_LOAD`], as on the rigid wall (`bounce`).
+    /// The train's last impact, by the rigid wall's rules (`bounce`): the one whose
+    /// scaled load reaches [`MERGED_LOAD`] (its flights have become shorter than its
+    /// contact: a buzz), or at which the load-aware model says the striker would stick.
     fn merged(&self, v_in: f64) -> bool {
-        match (self.train.gravity, self.train.in_contact) {
-            (Some(g), false) => {
-                let c = self.run.sys.contact;
-                load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g).1 >= MERGED_LOAD
-            }
-            _ => false,
-        }
+        let Some(g) = self.train.gravity else {
+            return false;
+        };
+        let c = self.run.sys.contact;
+        load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g).1 >= MERGED_LOAD
+            || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks
     }
 
     /// How far the surface can ever move from rest while no contact feeds it: each
@@ -275,6 +280,9 @@ impl TwoWay {
         s.x = x0 + v0 * t + 0.5 * g * t * t;
         s.v = v0 + g * t;
         free_modes(&self.run.sys.modes, &mut s, t);
+        if let Some(e) = self.restitution {
+            self.run.sys.contact.mu = restitution::mu_for(e, s.v);
+        }
         self.run.set_state(s);
         self.impacts += 1;
         self.last = self.merged(s.v);
