@@ -205,13 +205,13 @@ fn two_way_bounces_under_gravity_and_ends() {
 }
 
 /// A contact the coupled step rule would need more than the voice's 128 steps a sample
-/// for (the stiffest linear contact on a light body at 44.1 kHz) plays the rigid wall,
-/// bit for bit.
+/// for (486: a stiff linear contact of a light striker on a 1 g body at 44.1 kHz) plays
+/// the rigid wall, bit for bit.
 #[test]
 fn a_strike_too_stiff_for_the_voice_plays_the_rigid_wall() {
     let p = EngineParams {
         controls: Controls::Expert,
-        k: 1e12,
+        k: 1e8,
         alpha: 1.0,
         mass: 1e-4,
         v_max: 50.0,

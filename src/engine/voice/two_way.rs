@@ -327,6 +327,71 @@ fn free_modes(m: &StrikeModes, s: &mut State, t: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Controls;
+    use crate::engine::voice::{body_settings, latch_of, train_of};
+
+    /// The strike of `p` at its top speed on key 60: the step rule's count, and
+    /// whether the voice takes it.
+    fn taken(p: &EngineParams, fs: f64) -> (Option<u32>, bool) {
+        let (latch, st, v) = (latch_of(p), body_settings(p, 60), p.v_max);
+        let (modes, n) = strike_modes(&st, p.body_mass);
+        let modes =
+            StrikeModes::from_modes(modes[..n].iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)));
+        let sys = Coupled {
+            contact: latch.contact_at(v),
+            modes,
+        };
+        let voice = TwoWay::new(p, &st, &latch, v, fs, train_of(p));
+        (sys.substeps(v, 1.0 / fs), voice.is_some())
+    }
+
+    /// A contact the coupled rule takes (486 steps a sample) but the voice's budget does
+    /// not is refused (the rigid wall plays it); the default patch and the stiffest
+    /// Hardness on a 10 g body are taken.
+    #[test]
+    fn the_voice_refuses_a_strike_past_its_budget() {
+        let stiff = EngineParams {
+            controls: Controls::Expert,
+            k: 1e8,
+            alpha: 1.0,
+            mass: 1e-4,
+            v_max: 50.0,
+            coupling: Coupling::TwoWay,
+            body_mass: 1e-3,
+            ..Default::default()
+        };
+        let (rule, voice) = taken(&stiff, 44_100.0);
+        assert!(
+            rule.is_some_and(|n| n > MAX_VOICE_SUBSTEPS) && !voice,
+            "{rule:?}"
+        );
+        for p in [
+            EngineParams {
+                coupling: Coupling::TwoWay,
+                ..Default::default()
+            },
+            EngineParams {
+                hardness_ms: 0.02,
+                body_mass: 0.01,
+                ..stiff
+            },
+        ] {
+            let p = EngineParams {
+                controls: Controls::Playable,
+                ..p
+            };
+            assert!(taken(&p, 44_100.0).1, "{p:?}");
+        }
+        // The rigid wall and a body of None never take the coupled path.
+        let rigid = EngineParams::default();
+        assert!(!taken(&rigid, 48_000.0).1);
+        let none = EngineParams {
+            body: BodyType::None,
+            coupling: Coupling::TwoWay,
+            ..Default::default()
+        };
+        assert!(!taken(&none, 48_000.0).1);
+    }
 
     /// The closed-form free decay against many small steps of the exact solution's ODE
     /// (RK4), for an underdamped, an overdamped and a critically damped mode.
