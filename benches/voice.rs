@@ -211,7 +211,7 @@ fn bench_coupling(c: &mut Criterion) {
             g.bench_function(format!("note_256ms/{name}/{coupling:?}"), |b| {
                 b.iter(&mut note)
             });
-            times[i] = seconds_per(200, note);
+            times[i] = seconds_per(2000, note);
         }
         eprintln!(
             "note of 0.256 s, {name}: two-way / rigid wall = {:.2}",
