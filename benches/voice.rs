@@ -4,7 +4,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rebound::engine::levels::{LevelWorker, Levels};
-use rebound::engine::{Controls, Engine, EngineParams};
+use rebound::engine::{Controls, Coupling, Engine, EngineParams};
 use rebound::model::body::BodyType;
 use rebound::model::{Correction, Method};
 use rebound::voice::Voice;
@@ -166,5 +166,98 @@ fn bench_engine(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench_voice, bench_note_on, bench_engine);
+/// A note through the engine with two-way coupling against the same note on the rigid
+/// wall, same body: each iteration strikes one fresh voice (its level table made
+/// beforehand) and renders 0.256 s of it in blocks of 512, so the figure is what a
+/// voice costs over a note: the contact, the bounces if any, and the ring. `in_contact`
+/// is the voice's cost per sample while the striker touches the body (re-struck when
+/// the contact ends), where the coupled system is paid in full. Prints the ratios.
+fn bench_coupling(c: &mut Criterion) {
+    let mut g = c.benchmark_group("coupling");
+    let patches = [
+        ("default", EngineParams::default()),
+        (
+            "light_body",
+            EngineParams {
+                body_mass: 0.01,
+                ..Default::default()
+            },
+        ),
+        (
+            "bouncing",
+            EngineParams {
+                bouncing: true,
+                ..Default::default()
+            },
+        ),
+    ];
+    for (name, p) in patches {
+        let mut times = [0.0; 2];
+        for (i, coupling) in [Coupling::Rigid, Coupling::TwoWay].into_iter().enumerate() {
+            let q = EngineParams { coupling, ..p };
+            let mut e = Engine::new(FS);
+            e.set_params(&q);
+            e.set_sample_rate(FS);
+            e.prepare_levels(60..61);
+            let mut buf = vec![0.0f32; 512];
+            let mut right = vec![0.0f32; 512];
+            let mut note = || {
+                e.reset();
+                e.note_on(60, 1.0, 0, None);
+                for _ in 0..24 {
+                    e.render(black_box(&mut buf), black_box(&mut right));
+                }
+            };
+            g.bench_function(format!("note_256ms/{name}/{coupling:?}"), |b| {
+                b.iter(&mut note)
+            });
+            times[i] = seconds_per(2000, note);
+        }
+        eprintln!(
+            "note of 0.256 s, {name}: two-way / rigid wall = {:.2}",
+            times[1] / times[0]
+        );
+    }
+    let mut per_sample = [0.0; 2];
+    for (i, coupling) in [Coupling::Rigid, Coupling::TwoWay].into_iter().enumerate() {
+        let p = EngineParams {
+            coupling,
+            ..Default::default()
+        };
+        let mut levels = Levels::on_demand(FS);
+        levels.set(&p, FS);
+        let mut v = Voice::new(FS);
+        v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+        let mut sample = || {
+            if !v.in_contact() {
+                v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+            }
+            black_box(v.tick_with(&p, 0.7, Some(&mut levels)));
+        };
+        g.bench_function(format!("in_contact/{coupling:?}"), |b| b.iter(&mut sample));
+        per_sample[i] = seconds_per(1_000_000, sample);
+    }
+    eprintln!(
+        "in contact, per sample: two-way / rigid wall = {:.2}",
+        per_sample[1] / per_sample[0]
+    );
+    g.finish();
+}
+
+/// Mean seconds of `n` calls of `f` (a direct figure for a ratio, after criterion's).
+fn seconds_per(n: u32, mut f: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    for _ in 0..n {
+        f();
+    }
+    t.elapsed().as_secs_f64() / n as f64
+}
+
+criterion_group!(
+    benches,
+    bench_voice,
+    bench_note_on,
+    bench_engine,
+    bench_coupling
+);
 criterion_main!(benches);

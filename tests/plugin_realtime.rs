@@ -75,3 +75,33 @@ fn a_note_right_after_a_patch_change_plays_from_the_previous_table() {
     render(&mut p, BLOCK, BLOCK, &[]);
     wait_ready(&mut p);
 }
+
+/// Two-way coupling in real time, bouncing: no allocation, and the same output as
+/// offline once the tables are made.
+#[test]
+fn two_way_coupling_plays_in_real_time_without_allocating() {
+    let two_way = |p: &rebound::plugin::Rebound| {
+        let params = p.rebound_params();
+        set_norm(&params, "coupling", 1.0);
+        set_norm(&params, "bmass", 0.1);
+        set_norm(&params, "bounce", 1.0);
+    };
+    let notes = [note_on(100, 48, 1.0), note_on(7000, 67, 0.6)];
+    let total = 24_000;
+    let mut offline = activated_in(FS, BLOCK as u32, ProcessMode::Offline);
+    two_way(&offline);
+    render(&mut offline, BLOCK, BLOCK, &[]);
+    offline.reset();
+    let a = render(&mut offline, BLOCK, total, &notes);
+
+    let mut realtime = activated_in(FS, BLOCK as u32, ProcessMode::Realtime);
+    two_way(&realtime);
+    render(&mut realtime, BLOCK, BLOCK, &[]);
+    wait_ready(&mut realtime);
+    realtime.reset();
+    let before = alloc_violations();
+    let b = render(&mut realtime, BLOCK, total, &notes);
+    assert_eq!(alloc_violations(), before, "process() allocated");
+    assert!(a.iter().all(|x| x.is_finite()) && a.iter().any(|x| x.abs() > 0.01));
+    assert_eq!(first_difference(&a, &b, total), None);
+}

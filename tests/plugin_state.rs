@@ -55,7 +55,7 @@ type Field = (&'static str, fn(&EngineParams) -> f64);
 /// Every number the engine runs on is finite and inside the plugin's ranges.
 fn assert_engine_in_range(p: &EngineParams) {
     let (lo, hi) = (&LIMITS[0], &LIMITS[1]);
-    let fields: [Field; 16] = [
+    let fields: [Field; 17] = [
         ("v_min", |p| p.v_min),
         ("v_max", |p| p.v_max),
         ("velocity_curve", |p| p.velocity_curve),
@@ -72,6 +72,7 @@ fn assert_engine_in_range(p: &EngineParams) {
         ("mix", |p| p.mix),
         ("gain_db", |p| p.gain_db),
         ("release", |p| p.release),
+        ("body_mass", |p| p.body_mass),
     ];
     for (name, f) in fields {
         let v = f(p);
@@ -122,6 +123,8 @@ fn bad_state() -> PluginState {
         ("gain", f(1e9)),
         ("release", f(f32::NAN)),
         ("noteoff", ParamValue::I32(7)),
+        ("coupling", ParamValue::I32(-3)),
+        ("bmass", f(f32::NEG_INFINITY)),
         // nice-plug's integer normalisation overflows on this one unless clamped.
         ("voices", ParamValue::I32(i32::MIN)),
         ("method", ParamValue::I32(99)),
@@ -223,4 +226,49 @@ fn valid_state_round_trips_through_the_filter() {
         }
     }
     assert_eq!(pa.engine_params(), pb.engine_params());
+}
+
+/// A session saved with two-way coupling and a light body reopens with them, and one
+/// saved before they existed (no "coupling" or "bmass") reopens on the rigid wall.
+#[test]
+fn coupling_and_body_mass_save_and_reload() {
+    let a = Rebound::default();
+    let pa = a.rebound_params();
+    set_norm(&pa, "coupling", 1.0);
+    set_norm(&pa, "bmass", 0.2);
+    let mut params = BTreeMap::new();
+    for (id, ptr, _) in pa.param_map() {
+        let v = unsafe {
+            match ptr {
+                ParamPtr::FloatParam(p) => ParamValue::F32((*p).unmodulated_plain_value()),
+                ParamPtr::IntParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
+                ParamPtr::BoolParam(p) => ParamValue::Bool((*p).unmodulated_plain_value()),
+                ParamPtr::EnumParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
+            }
+        };
+        params.insert(id, v);
+    }
+    let state = |params: BTreeMap<String, ParamValue>| PluginState {
+        version: String::new(),
+        params,
+        fields: BTreeMap::new(),
+    };
+    let b = Rebound::default();
+    load(&b.rebound_params(), state(params.clone()));
+    let e = b.rebound_params().engine_params();
+    assert_eq!(e.coupling, rebound::engine::Coupling::TwoWay);
+    assert!(
+        (e.body_mass - 10f64.powf(-3.0 + 0.2 * 4.0)).abs() < 1e-5,
+        "{}",
+        e.body_mass
+    );
+    assert_eq!(e, pa.engine_params());
+
+    params.remove("coupling");
+    params.remove("bmass");
+    let c = Rebound::default();
+    load(&c.rebound_params(), state(params));
+    let e = c.rebound_params().engine_params();
+    assert_eq!(e.coupling, rebound::engine::Coupling::Rigid);
+    assert_eq!(e.body_mass, EngineParams::default().body_mass);
 }

@@ -74,6 +74,8 @@ fn right_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
         slider(ui, &p.body.brightness, "bright", s);
         slider(ui, &p.body.position, "pos", s);
         slider(ui, &p.body.mix, "mix", s);
+        choice(ui, &p.body.coupling, "coupling", s);
+        slider(ui, &p.body.body_mass, "bmass", s);
     });
     group(ui, "Output", w, |ui| {
         slider(ui, &p.output.gain, "gain", s);

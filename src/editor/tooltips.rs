@@ -30,6 +30,12 @@ pub fn paper_note(id: &str) -> Option<&'static str> {
         "gcont" => "Seed 001: gravity mg also acts during contact (load-aware energy H + D)",
         "grav" => "Seed 001: gravity g of the bouncing train, m/s²",
         "t60" => "The real T60 of the body's fundamental, for every body",
+        "coupling" => {
+            "Rigid wall: the paper's mass–wall contact, its force driving the body one way. \
+             Two-way: the body's surface moves under the striker (modes of mass M/φ² at the \
+             strike point), the contact acting on the compression between them"
+        }
+        "bmass" => "Two-way: the body's mass M; each mode weighs M/φ_k² at the strike point",
         "pos" => "The strike point on the body: sets each mode's gain (modal synthesis)",
         _ => return None,
     })

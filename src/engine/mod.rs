@@ -33,7 +33,7 @@ pub use contact_trace::{
 };
 pub use offline::{NoteSpec, Rendered, render, render_with_progress};
 pub use output::RUNAWAY;
-pub use params::{Controls, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, within};
+pub use params::{Controls, Coupling, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, within};
 pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;
 pub use voices::{Engine, Terminated};

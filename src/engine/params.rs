@@ -60,6 +60,12 @@ pub struct EngineParams {
     pub note_off: NoteOff,
     /// Damp mode: every mode of the body decays with T60 at most this, s.
     pub release: f64,
+    /// What the striker meets: a rigid wall (the paper's model) or the body's surface,
+    /// which moves under it (see [`Coupling`]).
+    pub coupling: Coupling,
+    /// The body's mass with two-way coupling, kg: each mode weighs `M / φ_k²` at the
+    /// strike point (`body::strike_modes`).
+    pub body_mass: f64,
     /// Stereo width: 0 = mono, 1 = the full spread of pan and pickups.
     pub width: f64,
     /// Humanize amount: 0 = identical hits, 1 = the largest per-hit jitter.
@@ -113,6 +119,22 @@ impl ModWheel {
         ModWheel::Decay,
         ModWheel::Brightness,
     ];
+}
+
+/// What the striker meets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Coupling {
+    /// A wall that never moves; its force drives the body one way (the paper's model).
+    #[default]
+    Rigid,
+    /// The body's modes at the strike point move under the striker, and the contact
+    /// acts on the compression between them (`model::coupled`): a light body lengthens
+    /// the contact and can meet the striker again.
+    TwoWay,
+}
+
+impl Coupling {
+    pub const ALL: [Coupling; 2] = [Coupling::Rigid, Coupling::TwoWay];
 }
 
 /// What releasing a key does to its voice.
@@ -179,6 +201,8 @@ impl Default for EngineParams {
             voices: 16,
             note_off: NoteOff::Ring,
             release: 0.08,
+            coupling: Coupling::Rigid,
+            body_mass: 0.5,
             width: 0.7,
             humanize: 0.0,
             seed: 1.0,
@@ -223,6 +247,8 @@ pub const LIMITS: [EngineParams; 2] = [
         voices: 1,
         note_off: NoteOff::Ring,
         release: 0.005,
+        coupling: Coupling::Rigid,
+        body_mass: 1e-3,
         width: 0.0,
         humanize: 0.0,
         seed: 0.0,
@@ -261,6 +287,8 @@ pub const LIMITS: [EngineParams; 2] = [
         voices: MAX_VOICES,
         note_off: NoteOff::Ring,
         release: 2.0,
+        coupling: Coupling::Rigid,
+        body_mass: 10.0,
         width: 1.0,
         humanize: 1.0,
         seed: 9999.0,
@@ -306,6 +334,7 @@ impl EngineParams {
             gain_db: f(|p| p.gain_db),
             voices: self.voices.clamp(lo.voices, hi.voices),
             release: f(|p| p.release),
+            body_mass: f(|p| p.body_mass),
             hardness_ms: f(|p| p.hardness_ms),
             width: f(|p| p.width),
             humanize: f(|p| p.humanize),

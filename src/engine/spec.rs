@@ -4,7 +4,7 @@
 //! `params` module of the plugin layer) and the command-line renderer's options, range
 //! checks and help are built from this list, so they cannot disagree.
 
-use super::params::{Controls, EngineParams, LIMITS, ModWheel, NoteOff};
+use super::params::{Controls, Coupling, EngineParams, LIMITS, ModWheel, NoteOff};
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
 
@@ -70,7 +70,7 @@ macro_rules! number {
 }
 
 /// Every numeric parameter, in the plugin's order.
-pub const NUMBERS: [NumberSpec; 26] = [
+pub const NUMBERS: [NumberSpec; 27] = [
     number!(
         "vmin",
         "Strike speed min",
@@ -242,6 +242,16 @@ pub const NUMBERS: [NumberSpec; 26] = [
         "Damp mode: longest T60 of every mode after the note-off"
     ),
     number!(
+        "bmass",
+        "Body mass",
+        "body-mass",
+        " kg",
+        Scale::Log,
+        3,
+        body_mass,
+        "Two-way coupling: the body's mass (a light body gives under the striker)"
+    ),
+    number!(
         "gain",
         "Gain",
         "gain",
@@ -364,7 +374,7 @@ fn at<T: Copy>(all: &[T], i: usize) -> T {
 }
 
 /// Every parameter with named choices.
-pub const CHOICES: [ChoiceSpec; 10] = [
+pub const CHOICES: [ChoiceSpec; 11] = [
     ChoiceSpec {
         id: "controls",
         name: "Contact controls",
@@ -442,6 +452,14 @@ pub const CHOICES: [ChoiceSpec; 10] = [
         choices: &["ring", "damp"],
         get: |p| index_of(&NoteOff::ALL, &p.note_off),
         set: |p, i| p.note_off = at(&NoteOff::ALL, i),
+    },
+    ChoiceSpec {
+        id: "coupling",
+        name: "Coupling",
+        cli: "coupling",
+        choices: &["rigid", "two-way"],
+        get: |p| index_of(&Coupling::ALL, &p.coupling),
+        set: |p, i| p.coupling = at(&Coupling::ALL, i),
     },
     ChoiceSpec {
         id: "mwheel",

@@ -16,25 +16,20 @@ mod calibrate;
 mod norm;
 mod settings;
 mod tail;
-pub use norm::EXCITATION_LIMIT;
+mod two_way;
 use norm::Norm;
+pub use norm::{EXCITATION_LIMIT, IMPULSE_MARGIN};
 use settings::contact_cached;
 pub use settings::{
     body_settings, contact_of, latch_cached, latch_of, train_of, train_seed, velocity_to_speed,
 };
 use tail::{Tail, excitation};
+use two_way::TwoWay;
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
 /// Samples [`Voice::ring_into`] hands its body at a time.
 const RING_BLOCK: usize = 32;
-/// An impact delivers at most this multiple of its exact momentum transfer
-/// `m (v_in − v_out)` (eq 6) to the output. An integrator far off on a contact shorter
-/// than a sample can overshoot wildly within one step (the hybrid correction can even
-/// keep a state below `v_lim = −1/μ` in contact for a sample); the excess is numerical,
-/// not physical, and would otherwise kick the body far too hard. Smaller errors stay
-/// audible.
-pub const IMPULSE_MARGIN: f64 = 1.5;
 /// A voice is over when its contacts are done and its output bound is below −120 dB.
 pub const SILENCE: f64 = 1e-6;
 /// Time constant of the retrigger de-click, s.
@@ -85,6 +80,8 @@ pub struct Voice {
     /// Engine time of the last (re)strike, for stealing the oldest.
     pub started: u64,
     bouncer: Option<Bouncer>,
+    /// The strike on a body that gives, in place of `bouncer` (see `two_way`).
+    two_way: Option<TwoWay>,
     /// The contact a re-strike interrupted, finishing into the body (see `tail`).
     tail: Option<Tail>,
     body: ModalBody,
@@ -149,6 +146,7 @@ impl Voice {
             voice_id: None,
             started: 0,
             bouncer: None,
+            two_way: None,
             tail: None,
             body: ModalBody::new(body_settings(&p, 60), fs),
             norm: Norm {
@@ -221,11 +219,12 @@ impl Voice {
         self.bouncer.as_ref()
     }
     pub fn in_contact(&self) -> bool {
-        self.bouncer.is_some_and(|b| !b.is_done())
+        self.bouncer.is_some_and(|b| !b.is_done()) || self.two_way.is_some_and(|t| !t.is_done())
     }
     /// True while the mass touches the wall (not in a flight between bounces).
     fn touching(&self) -> bool {
         self.bouncer.is_some_and(|b| b.phase() == Phase::Contact)
+            || self.two_way.is_some_and(|t| t.touching())
     }
     /// True while this strike's contact, or one a re-strike interrupted, presses.
     fn pressing(&self) -> bool {
@@ -300,6 +299,10 @@ impl Voice {
             if let Some(old) = self.tail {
                 self.declick += old.last_dry;
             }
+            if self.two_way.is_some() {
+                // A two-way contact is cut, through the de-click.
+                self.declick += self.last_dry;
+            }
             if let Some(b) = self.bouncer {
                 self.tail = Some(Tail::new(
                     b,
@@ -341,7 +344,12 @@ impl Voice {
         let irregular = Irregularity::new(p.irregularity, train_seed(p.seed, key, now));
         self.bouncer =
             Some(Bouncer::new(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular));
-        self.body.retune(body_settings(p, key), self.fs);
+        let st = body_settings(p, key);
+        self.two_way = TwoWay::new(p, &st, &latch, v_in, self.fs, train_of(p));
+        if self.two_way.is_some() {
+            self.bouncer = None;
+        }
+        self.body.retune(st, self.fs);
         self.body_stale = false;
     }
 
@@ -418,6 +426,7 @@ impl Voice {
         self.pending_damp = None;
         self.damped = true;
         self.bouncer = None;
+        self.two_way = None;
         self.body.damp(t60);
         let coef = (-(1000f64.ln()) / (t60 * self.fs)).exp();
         self.declick_coef = self.declick_coef.min(coef);
@@ -430,6 +439,7 @@ impl Voice {
         self.pending_damp = None;
         self.declick_coef = (-1.0 / (DECLICK_TIME * self.fs)).exp();
         self.bouncer = None;
+        self.two_way = None;
         self.tail = None;
         self.body.reset();
         self.ceiling.reset();
@@ -516,7 +526,12 @@ impl Voice {
             self.retune_body(p);
         }
         self.hand_on();
-        if let Some(b) = self.bouncer.as_mut()
+        if let Some(t) = self.two_way.as_mut()
+            && !t.is_done()
+        {
+            (s, u) = t.excite(&self.norm, &mut self.budget);
+            onset = s.onset;
+        } else if let Some(b) = self.bouncer.as_mut()
             && !b.is_done()
         {
             let norm = &mut self.norm;
@@ -617,6 +632,7 @@ impl Voice {
     pub fn only_rings(&self) -> bool {
         self.active
             && self.bouncer.is_none_or(|b| b.is_done())
+            && self.two_way.is_none_or(|t| t.is_done())
             && self.tail.is_none()
             && !self.body_stale
             && self.pending_damp.is_none()
@@ -712,7 +728,9 @@ impl Voice {
 
     /// True when the contact sequence is over and everything has rung below −120 dB.
     pub fn is_silent(&self) -> bool {
-        let contact_done = self.bouncer.is_none_or(|b| b.is_done()) && self.tail.is_none();
+        let contact_done = self.bouncer.is_none_or(|b| b.is_done())
+            && self.two_way.is_none_or(|t| t.is_done())
+            && self.tail.is_none();
         contact_done
             && FULL_SCALE * self.body.amplitude() < SILENCE
             && self.declick.abs() < SILENCE

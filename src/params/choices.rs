@@ -1,7 +1,7 @@
 //! The plugin's choice parameters: each enum's stable ids (saved in sessions: never
 //! rename one), the names a user reads, and its conversion to the engine's type.
 
-use crate::engine::{Controls, ModWheel, NoteOff};
+use crate::engine::{Controls, Coupling, ModWheel, NoteOff};
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
 use nice_plug::prelude::*;
@@ -161,6 +161,26 @@ impl From<NoteOffChoice> for NoteOff {
         match c {
             NoteOffChoice::Ring => NoteOff::Ring,
             NoteOffChoice::Damp => NoteOff::Damp,
+        }
+    }
+}
+
+/// What the striker meets.
+#[derive(Enum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CouplingChoice {
+    #[id = "rigid"]
+    #[name = "Rigid wall"]
+    Rigid,
+    #[id = "twoway"]
+    #[name = "Two-way"]
+    TwoWay,
+}
+
+impl From<CouplingChoice> for Coupling {
+    fn from(c: CouplingChoice) -> Self {
+        match c {
+            CouplingChoice::Rigid => Coupling::Rigid,
+            CouplingChoice::TwoWay => Coupling::TwoWay,
         }
     }
 }

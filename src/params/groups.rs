@@ -153,6 +153,12 @@ pub struct BodyParams {
     /// Body against the dry force pulse.
     #[id = "mix"]
     pub mix: FloatParam,
+    /// What the striker meets: a rigid wall, or the body's surface moving under it.
+    #[id = "coupling"]
+    pub coupling: EnumParam<CouplingChoice>,
+    /// Two-way coupling: the body's mass (latched at each strike).
+    #[id = "bmass"]
+    pub body_mass: FloatParam,
 }
 
 impl BodyParams {
@@ -165,6 +171,8 @@ impl BodyParams {
             brightness: number_param("bright"),
             position: poly_param(PolyTarget::Position),
             mix: number_param("mix"),
+            coupling: EnumParam::new("Coupling", CouplingChoice::Rigid),
+            body_mass: number_param("bmass"),
         }
     }
 }

@@ -183,6 +183,8 @@ impl ReboundParams {
             voices: self.output.voices.value().clamp(1, MAX_VOICES as i32) as usize,
             note_off: self.key_release.note_off.value().into(),
             release: heard(self.key_release.release.value() as f64),
+            coupling: self.body.coupling.value().into(),
+            body_mass: heard(pow10(&self.body.body_mass)),
             controls: self.striker.controls.value().into(),
             hardness_ms: heard(pow10(&self.striker.hardness)),
             width: heard(self.output.width.value() as f64),

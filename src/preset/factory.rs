@@ -11,7 +11,7 @@ macro_rules! files {
 }
 
 /// Every factory preset file: its name in `presets/` and its text.
-pub const FACTORY_FILES: [(&str, &str); 19] = files![
+pub const FACTORY_FILES: [(&str, &str); 21] = files![
     "bare-contact-click.json",
     "bell-strike.json",
     "bouncing-bell.json",
@@ -20,8 +20,10 @@ pub const FACTORY_FILES: [(&str, &str); 19] = files![
     "felt-on-a-membrane.json",
     "fingertip-on-a-drum.json",
     "glass-tap.json",
+    "hammer-on-a-thin-bar.json",
     "hard-rubber-ball-on-floorboards.json",
     "knuckle-on-a-door.json",
+    "loose-nut-on-a-thin-plate.json",
     "mallet-on-a-wood-bar.json",
     "marble-on-glass.json",
     "pebble-dropped-on-a-wood-floor.json",

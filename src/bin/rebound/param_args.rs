@@ -45,6 +45,10 @@ fn choice_help(c: &ChoiceSpec) -> &'static str {
         }
         "body" => "Resonating body",
         "note-off" => "What releasing the key does",
+        "coupling" => {
+            "What the striker meets: a rigid wall, or the body's surface moving under it \
+             (two-way, see --body-mass)"
+        }
         "mod-wheel" => "What the mod wheel (CC 1) moves",
         _ => c.name,
     }
@@ -54,7 +58,7 @@ fn choice_help(c: &ChoiceSpec) -> &'static str {
 fn value_name(cli: &str) -> &'static str {
     match cli {
         "v-min" | "v-max" => "V",
-        "mass" => "M",
+        "mass" | "body-mass" => "M",
         "k" => "K",
         "alpha" => "A",
         "mu" => "MU",

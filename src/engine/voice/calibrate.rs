@@ -139,7 +139,7 @@ impl Voice {
         let mut last_dry: Option<usize> = None;
         for i in 0..max {
             let dry_read = last_dry.is_some_and(|l| i <= l + TAPS);
-            if stop.is_none() && !dry_read && probe.bouncer.is_none_or(|b| b.is_done()) {
+            if stop.is_none() && !dry_read && !probe.in_contact() {
                 let left = (ring + 1).saturating_sub(after).min(max - i);
                 probe.ring_out(&mut peaks, left);
                 break;

@@ -7,6 +7,14 @@ use crate::model::Contact;
 /// full-velocity strike: anything above is integrator error on a contact shorter than a
 /// sample, not physics.
 pub const EXCITATION_LIMIT: f64 = 2.0;
+/// An impact delivers at most this multiple of its exact momentum transfer
+/// `m (v_in − v_out)` (eq 6) to the output. An integrator far off on a contact shorter
+/// than a sample can overshoot wildly within one step (the hybrid correction can even
+/// keep a state below `v_lim = −1/μ` in contact for a sample); the excess is numerical,
+/// not physical, and would otherwise kick the body far too hard. Smaller errors stay
+/// audible.
+pub const IMPULSE_MARGIN: f64 = 1.5;
+
 /// Per-contact normalisation, latched with the contact at each onset.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Norm {

@@ -100,6 +100,22 @@ impl CoupledRun {
         })
     }
 
+    /// Puts the system in state `s` (a voice's striker back from a flight, or moved by
+    /// gravity between samples): the accelerations the methods hand on are those of `s`,
+    /// so the next step starts from it consistently. The energy balance is left as it
+    /// was (it no longer describes an isolated system).
+    pub fn set_state(&mut self, s: State) {
+        self.state = s;
+        self.accel = self.sys.accel(&s);
+        self.dg_last = 0.0;
+        self.in_contact = s.delta(self.sys.modes.n).0 > 0.0;
+    }
+
+    /// Steps a sample takes.
+    pub fn substeps(&self) -> u32 {
+        self.substeps
+    }
+
     /// One step of the method; returns the contact force on the body at its end (the
     /// discrete gradient: over the step).
     #[inline]
