@@ -1,0 +1,108 @@
+//! A voice that only rings, a block at a time: its body's bank run with the state in
+//! registers, then the de-click, pan and fade over the block.
+
+use super::{FULL_SCALE, RING_BLOCK, Voice, decay_declick};
+use crate::engine::ceiling::CEILING;
+use crate::engine::output::PICKUP_SPREAD;
+
+impl Voice {
+    /// True when the voice only rings: no contact, flight or tail to come, nothing
+    /// waiting for the contact's end. [`ring_into`](Self::ring_into) then plays it a
+    /// block at a time.
+    pub fn only_rings(&self) -> bool {
+        self.active
+            && self.bouncer.is_none_or(|b| b.is_done())
+            && self.two_way.is_none_or(|t| t.is_done())
+            && self.tail.is_none()
+            && !self.body_stale
+            && self.pending_damp.is_none()
+    }
+
+    /// Plays `mix.len()` samples of a voice that [`only_rings`](Self::only_rings), as
+    /// [`tick`](Self::tick) would sample by sample, adding its output and side into
+    /// `mid` and `side` (all three the same length). The body runs the block with its
+    /// state in registers. Returns the sample at which the voice ended (its fade ran
+    /// out) and whether the guard ended it, if it did.
+    pub fn ring_into(
+        &mut self,
+        mix: &[f64],
+        mid: &mut [f64],
+        side: &mut [f64],
+    ) -> Option<(usize, bool)> {
+        let mut body = [0.0; RING_BLOCK];
+        let mut body_side = [0.0; RING_BLOCK];
+        let mut at = 0;
+        while at < mix.len() {
+            let n = (mix.len() - at).min(RING_BLOCK);
+            let (b, bs) = (&mut body[..n], &mut body_side[..n]);
+            self.body.ring_pickups(b, bs);
+            let (m, s) = (&mut mid[at..at + n], &mut side[at..at + n]);
+            let done = self.mix_steady(&mix[at..at + n], b, bs, m, s);
+            for j in done..n {
+                let (y, s, _, _) = self.mix_sample(mix[at + j], 0.0, 0.0, body[j], body_side[j]);
+                let Some((y, s)) = self.ceiling_and_guard(y, s) else {
+                    return Some((at + j, true));
+                };
+                mid[at + j] += y;
+                side[at + j] += s;
+                if !self.active {
+                    return Some((at + j, false));
+                }
+            }
+            at += n;
+        }
+        None
+    }
+
+    /// [`mix_sample`](Self::mix_sample) and the ceiling for a ringing voice in the
+    /// common case, not fading and the ceiling open with nothing near it: the same
+    /// arithmetic, a block at a time. Returns how many samples it played: all of them,
+    /// or none (the voice untouched) when one needs the ceiling or the guard, or while
+    /// the voice fades.
+    #[inline(always)]
+    pub(super) fn mix_steady(
+        &mut self,
+        mix: &[f64],
+        body: &[f64],
+        body_side: &[f64],
+        mid: &mut [f64],
+        side: &mut [f64],
+    ) -> usize {
+        let n = mix.len();
+        if self.fade_step != 0.0 || self.ceiling.gain() != 1.0 || n == 0 {
+            return 0;
+        }
+        // The de-click's decay, the only state carried from sample to sample.
+        let mut declick = [0.0; RING_BLOCK];
+        let mut d = self.declick;
+        if d != 0.0 {
+            for x in &mut declick[..n] {
+                d = decay_declick(d, self.declick_coef);
+                *x = d;
+            }
+        }
+        let (fade, pan) = (self.fade, self.pan);
+        let mut y = [0.0; RING_BLOCK];
+        let mut s = [0.0; RING_BLOCK];
+        let mut fits = true;
+        for j in 0..n {
+            // As `mix_sample` with no dry path (own and tail dry 0).
+            let dry = 0.0 + FULL_SCALE * 0.0;
+            y[j] = ((1.0 - mix[j]) * dry + mix[j] * (FULL_SCALE * body[j]) + declick[j]) * fade;
+            s[j] = -pan * y[j] + PICKUP_SPREAD * mix[j] * FULL_SCALE * body_side[j] * fade;
+            // Under the ceiling and a number: the ceiling's gain stays 1 (`Ceiling::next`).
+            fits &= y[j].abs() <= CEILING && !s[j].is_nan();
+        }
+        if !fits {
+            return 0;
+        }
+        for j in 0..n {
+            mid[j] += y[j];
+            side[j] += s[j];
+        }
+        self.declick = d;
+        self.last_dry = (1.0 - mix[n - 1]) * 0.0;
+        self.last_out = y[n - 1];
+        n
+    }
+}

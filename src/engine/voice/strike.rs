@@ -1,0 +1,162 @@
+//! A voice's strike: its own parameters, its level, its contact and body set up at the
+//! note-on (nothing simulated ahead).
+
+use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
+use super::tail::Tail;
+use super::two_way::TwoWay;
+use super::{DECLICK_TIME, StrikeSetup, Voice};
+use crate::engine::humanize::Jitter;
+use crate::engine::level::{self, GainSource};
+use crate::engine::output::pan_of;
+use crate::engine::params::EngineParams;
+use crate::model::{Bouncer, Contact, Irregularity};
+
+impl Voice {
+    /// Starts (or re-strikes) this voice, calibrated by playing its strike first on a
+    /// copy of itself: for a voice on its own (tests, tools), never on the audio thread,
+    /// where the engine strikes with the gains of its level table
+    /// ([`strike_with`](Self::strike_with)).
+    pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
+        let mut scratch = *self;
+        let own = self.own(p, &self.jitter);
+        let entry = scratch.entry_of(&level::level_params(&own), key);
+        self.calibrations = scratch.calibrations;
+        self.start(p, key, velocity, now);
+        self.gain = entry.strike;
+    }
+
+    /// Starts (or re-strikes) this voice with the gains `levels` has for it at the
+    /// smoothed `mix`. On a re-strike the body keeps ringing, like a real object struck
+    /// again, and the dry pulse of a contact still in progress is handed to the
+    /// de-click so the output stays continuous.
+    pub fn strike_with(
+        &mut self,
+        p: &EngineParams,
+        key: u8,
+        velocity: f64,
+        now: u64,
+        mix: f64,
+        levels: &mut dyn GainSource,
+    ) {
+        let own = self.own(p, &self.jitter);
+        let gain = levels.gains(key, &own, p, mix);
+        self.start(p, key, velocity, now);
+        self.gain = gain;
+    }
+
+    /// This voice's strike set-up, for the next strike on any voice.
+    pub fn setup(&self) -> StrikeSetup {
+        StrikeSetup {
+            unit: self.unit,
+            norm: self.norm,
+        }
+    }
+
+    /// Takes another voice's strike set-up before a strike (each part is used only when
+    /// it was made for what this strike asks, see `latch`).
+    pub fn take_setup(&mut self, s: &StrikeSetup) {
+        self.unit = s.unit;
+        if s.norm.fs == self.fs {
+            self.norm = s.norm;
+        }
+    }
+
+    /// Starts the strike itself (see [`strike`](Self::strike)), at the current gain.
+    pub(super) fn start(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
+        self.own_memo = None;
+        let p = &self.own(p, &self.jitter);
+        let restrike = self.active && !self.is_fading() && self.key == key;
+        if restrike && self.touching() {
+            // The contact in progress finishes into the body (see `tail`); one that an
+            // earlier re-strike interrupted is cut, through the de-click.
+            if let Some(old) = self.tail {
+                self.declick += old.last_dry;
+            }
+            if self.two_way.is_some() {
+                // A two-way contact is cut, through the de-click.
+                self.declick += self.last_dry;
+            }
+            if let Some(b) = self.bouncer {
+                self.tail = Some(Tail::new(
+                    b,
+                    self.norm,
+                    self.gain,
+                    self.budget,
+                    self.last_dry,
+                    self.fs,
+                ));
+            }
+        } else if restrike {
+            self.declick += self.last_dry;
+        } else {
+            self.tail = None;
+            self.body.reset();
+            self.ceiling.reset();
+            self.declick = 0.0;
+            self.last_out = 0.0;
+        }
+        self.last_dry = 0.0;
+        self.key = key;
+        self.pan = pan_of(key, p.position);
+        self.started = now;
+        self.fade = 1.0;
+        self.fade_step = 0.0;
+        self.active = true;
+        if self.is_damped() {
+            // A re-strike of a damped voice: the hand comes off.
+            self.damped = false;
+            self.pending_damp = None;
+            self.body.undamp();
+            self.declick_coef = (-1.0 / (DECLICK_TIME * self.fs)).exp();
+        }
+        let latch = latch_cached(p, &mut self.unit);
+        let v_max = p.v_max.max(p.v_min);
+        self.latch(latch.contact_at(v_max), v_max);
+        // The strike speed is the note's, not a parameter: its jitter applies here.
+        let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
+        let irregular = Irregularity::new(p.irregularity, train_seed(p.seed, key, now));
+        self.bouncer =
+            Some(Bouncer::new(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular));
+        let st = body_settings(p, key);
+        self.two_way = TwoWay::new(p, &st, &latch, v_in, self.fs, train_of(p));
+        if self.two_way.is_some() {
+            self.bouncer = None;
+        }
+        self.body.retune(st, self.fs);
+        self.body_stale = false;
+    }
+
+    /// The parameters this voice plays with: the engine's, moved by this note's own
+    /// expression and humanize jitter. Every use of the parameters in a voice goes
+    /// through here.
+    #[inline]
+    pub fn own(&self, p: &EngineParams, jitter: &Jitter) -> EngineParams {
+        jitter.apply(&self.expression.apply(p))
+    }
+
+    /// [`own`](Self::own), remembered for the engine's `epoch` (which it moves whenever
+    /// the parameters, the smoothed body parameters or any voice's expression change):
+    /// a humanized or expressive note then costs a comparison per sample, not a copy of
+    /// the patch and its moves. Without an epoch (a voice on its own, the calibration)
+    /// it is made every sample. `None` when it is `p` itself (no expression, no jitter).
+    #[inline]
+    pub(super) fn own_now(&mut self, p: &EngineParams, epoch: Option<u64>) -> Option<EngineParams> {
+        if self.expression.is_neutral() && self.jitter == Jitter::NONE {
+            return None;
+        }
+        if let (Some(e), Some((at, out))) = (epoch, self.own_memo)
+            && at == e
+        {
+            return Some(out);
+        }
+        let out = self.own(p, &self.jitter);
+        self.own_memo = epoch.map(|e| (e, out));
+        Some(out)
+    }
+
+    pub(super) fn latch(&mut self, contact: Contact, v_max: f64) {
+        if self.norm.contact != contact || self.norm.v_max != v_max || self.norm.fs != self.fs {
+            self.norm = self.norm.relatch(contact, v_max, self.fs);
+        }
+    }
+}

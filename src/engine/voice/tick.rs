@@ -1,0 +1,175 @@
+//! A voice sample by sample: the contact (the wall's bouncer or the two-way contact),
+//! the re-strike tail, the body, the mix, the ceiling and the guard.
+
+use super::norm::IMPULSE_MARGIN;
+use super::settings::latch_cached;
+use super::tail::excitation;
+use super::{FULL_SCALE, Voice, VoiceSample, decay_declick};
+use crate::engine::level::GainSource;
+use crate::engine::output::PICKUP_SPREAD;
+use crate::engine::params::EngineParams;
+use crate::model::BounceSample;
+
+impl Voice {
+    /// One sample. `mix` is the smoothed body/dry mix. Returns the output, under the
+    /// voice's ceiling, and what the contact did; `None` when the guard reset the voice.
+    #[inline]
+    pub fn tick(&mut self, p: &EngineParams, mix: f64) -> Option<VoiceSample> {
+        self.tick_with(p, mix, None)
+    }
+
+    /// [`tick`](Self::tick), each impact taking the gains `levels` has for what it
+    /// latched (a bounce after the parameters moved gets its own).
+    #[inline]
+    pub fn tick_with(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        levels: Option<&mut dyn GainSource>,
+    ) -> Option<VoiceSample> {
+        let mut s = self.tick_raw(p, mix, levels);
+        (s.out, s.side) = self.ceiling_and_guard(s.out, s.side)?;
+        Some(s)
+    }
+
+    /// The voice's ceiling on one sample's output and side, then the guard: a finite
+    /// sample leaves the ceiling at most on it, so only one that is not a number, or
+    /// infinite, is a runaway, and ends the voice (`None`).
+    #[inline(always)]
+    pub(super) fn ceiling_and_guard(&mut self, y: f64, side: f64) -> Option<(f64, f64)> {
+        let g = self.ceiling.next(y);
+        let (y, side) = (y * g, side * g);
+        if !y.is_finite() || side.is_nan() {
+            self.kill();
+            return None;
+        }
+        Some((y, side))
+    }
+
+    /// [`tick`](Self::tick) before the ceiling: what the calibration measures.
+    #[inline(always)]
+    pub(super) fn tick_raw(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        levels: Option<&mut dyn GainSource>,
+    ) -> VoiceSample {
+        let raw = p;
+        // Most notes carry no expression and no jitter: they play the engine's
+        // parameters as they are, without copying them (hundreds of bytes, per sample).
+        let own = self.own_now(p, self.epoch);
+        let p = own.as_ref().unwrap_or(raw);
+        let mut s = BounceSample::default();
+        let mut u = 0.0;
+        let mut onset = false;
+        if self.body_stale && !self.pressing() {
+            // The contact that kept the body has ended: what moved during it lands now.
+            self.retune_body(p);
+        }
+        self.hand_on();
+        if let Some(t) = self.two_way.as_mut()
+            && !t.is_done()
+        {
+            (s, u) = t.excite(&self.norm, &mut self.budget);
+            onset = s.onset;
+        } else if let Some(wall) = self.wall_sample(p) {
+            (s, u) = wall;
+            onset = s.onset;
+        }
+        if onset
+            && !self.probing
+            && let Some(levels) = levels
+        {
+            // Each impact is played at the gains made for what it latched (a bounce
+            // after the parameters moved gets its own): a table lookup.
+            self.gain = levels.gains(self.key, p, raw, mix);
+        }
+        let (mut tail_u, mut tail_dry, mut tail_drive) = (0.0, 0.0, 0.0);
+        if let Some(t) = self.tail.as_mut() {
+            match t.tick(self.fs) {
+                Some(x) => (tail_u, tail_dry, tail_drive) = x,
+                None => self.tail = None,
+            }
+        }
+        let drive = self.gain.body * u * self.norm.body_drive + tail_drive;
+        let (body, body_side) = self.body.tick_pickups(drive);
+        let own_dry = FULL_SCALE * self.gain.dry * u;
+        if let Some(t) = self.tail.as_mut() {
+            t.last_dry = (1.0 - mix) * FULL_SCALE * tail_dry;
+        }
+        let (y, side, dry, body) = self.mix_sample(mix, own_dry, tail_dry, body, body_side);
+        VoiceSample {
+            out: y,
+            side,
+            force: u + tail_u,
+            dry,
+            body,
+            contact: s,
+        }
+    }
+
+    /// One sample of the rigid-wall bouncer, while it has impacts to play: what the
+    /// contact did and the normalised excitation it hands the body.
+    #[inline(always)]
+    pub(super) fn wall_sample(&mut self, p: &EngineParams) -> Option<(BounceSample, f64)> {
+        let b = self.bouncer.as_mut().filter(|b| !b.is_done())?;
+        let norm = &mut self.norm;
+        let unit = &mut self.unit;
+        let fs = self.fs;
+        let v_max = p.v_max.max(p.v_min);
+        let s = b.step(|| {
+            // Latching at onset: the new impact takes the parameters of now.
+            let latch = latch_cached(p, unit);
+            let c = latch.contact_at(v_max);
+            if norm.contact != c || norm.v_max != v_max {
+                *norm = norm.relatch(c, v_max, fs);
+            }
+            latch
+        });
+        let imp = b.impact();
+        if s.onset {
+            let an = imp.analytic();
+            // Impulse budget of this impact: the exact momentum transfer of
+            // eq (6), with room for audible integrator error.
+            let dv = an.v_in - an.v_out();
+            self.budget = IMPULSE_MARGIN * an.contact.mass * dv.max(0.0) * fs * self.norm.inv_peak;
+        }
+        // The wall force averaged over this sample: the momentum the mass gave the
+        // wall, m Σ(v_before − v_after), times fs. Unlike the force sampled at the
+        // sample instant it conserves the impulse exactly, also for a contact
+        // shorter than one sample (which would otherwise fall between two samples
+        // and be silent). Under gravity in contact it is the force over the static
+        // load `m g`, which the body does not hear (never below 0: no step when a
+        // contact starts or the mass comes to rest).
+        let f_avg = imp.analytic().contact.mass * s.dv * fs;
+        let u = excitation(f_avg, &self.norm, &mut self.budget);
+        Some((s, u))
+    }
+
+    /// The voice's output from its dry path and its body's pickups, one sample: the
+    /// de-click, the pan, the fade. Returns `(out, side, dry, body)`.
+    #[inline(always)]
+    pub(super) fn mix_sample(
+        &mut self,
+        mix: f64,
+        own_dry: f64,
+        tail_dry: f64,
+        body: f64,
+        body_side: f64,
+    ) -> (f64, f64, f64, f64) {
+        let (dry, body) = (own_dry + FULL_SCALE * tail_dry, FULL_SCALE * body);
+        self.declick = decay_declick(self.declick, self.declick_coef);
+        let y = ((1.0 - mix) * dry + mix * body + self.declick) * self.fade;
+        // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
+        let side = -self.pan * y + PICKUP_SPREAD * mix * FULL_SCALE * body_side * self.fade;
+        self.last_dry = (1.0 - mix) * own_dry;
+        self.last_out = y;
+        if self.fade_step > 0.0 {
+            self.fade -= self.fade_step;
+            if self.fade <= 0.0 {
+                self.kill();
+            }
+        }
+        (y, side, dry, body)
+    }
+}
