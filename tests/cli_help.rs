@@ -88,6 +88,8 @@ const OPTIONS: [(&str, &[&str]); 5] = [
             "gain",
             "voices",
             "release",
+            "body-mass",
+            "coupling",
             "method",
             "correction",
             "clamp-target",

@@ -233,3 +233,50 @@ fn a_strike_too_stiff_for_the_voice_plays_the_rigid_wall() {
             .all(|(x, y)| x.to_bits() == y.to_bits())
     );
 }
+
+/// The corners of the ranges that shape a two-way strike (striker mass, Hardness,
+/// Shape, Bounciness, body pitch, Decay, Body mass, strike speed; Expert stiffness and
+/// damping), with bouncing and gravity in contact, at 44.1 and 192 kHz: every sample
+/// finite, and no runaway for the guard to catch.
+#[test]
+fn two_way_corners_of_the_ranges_stay_finite() {
+    let (lo, hi) = (&rebound::engine::LIMITS[0], &rebound::engine::LIMITS[1]);
+    let mut bad = Vec::new();
+    for fs in [44_100.0, 192_000.0] {
+        for bits in 0..256u32 {
+            let pick = |i: u32, f: fn(&EngineParams) -> f64| {
+                if bits >> i & 1 == 1 { f(hi) } else { f(lo) }
+            };
+            let expert = bits.count_ones() % 2 == 1;
+            let p = EngineParams {
+                controls: if expert {
+                    Controls::Expert
+                } else {
+                    Controls::Playable
+                },
+                mass: pick(0, |p| p.mass),
+                hardness_ms: pick(1, |p| p.hardness_ms),
+                k: pick(1, |p| p.k),
+                alpha: pick(2, |p| p.alpha),
+                restitution: pick(3, |p| p.restitution),
+                mu: pick(3, |p| p.mu),
+                body_freq: pick(4, |p| p.body_freq),
+                t60: pick(5, |p| p.t60),
+                body_mass: pick(6, |p| p.body_mass),
+                v_max: pick(7, |p| p.v_max),
+                bouncing: true,
+                gravity_in_contact: bits % 3 == 0,
+                ..two_way(1.0)
+            };
+            let r = strike(&p, fs, 0.05);
+            let finite = r.left.iter().chain(&r.right).all(|x| x.is_finite());
+            if !finite || r.guard_events > 0 {
+                bad.push(format!(
+                    "{fs} {bits:08b}: finite {finite}, guard {}",
+                    r.guard_events
+                ));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+}

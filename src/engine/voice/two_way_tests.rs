@@ -1,4 +1,4 @@
-//! The two-way contact's voice path.
+//! The voice's two-way strike: its budget and the modes' free decay.
 
 use super::*;
 use crate::engine::Controls;
