@@ -3,7 +3,7 @@
 //! the framework's `((v − lo)/(hi − lo))^(2^skew)`. The engine needs it for polyphonic
 //! modulation, whose offsets a host gives in normalised units.
 
-use super::{NumberSpec, Scale};
+use super::types::{NumberSpec, Scale};
 
 /// `plain` as the host's normalised value in `[0, 1]` (clamped; NaN gives 0).
 pub fn normalize(n: &NumberSpec, plain: f64) -> f64 {
@@ -49,7 +49,7 @@ pub fn modulate(n: &NumberSpec, plain: f64, offset: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::NUMBERS;
+    use super::super::numbers::NUMBERS;
     use super::*;
 
     /// Round trip over every number's range, and the ends land on the ends.
