@@ -1,8 +1,9 @@
 //! Every parameter of the instrument listed once, free of any framework: stable id,
-//! plain name, unit, range (from [`LIMITS`](super::params::LIMITS)), scale, default (from
-//! [`EngineParams::default`](super::params::EngineParams)) and display precision. The plugin's parameters (the
-//! `params` module of the plugin layer) and the command-line renderer's options, range
-//! checks and help are built from this list, so they cannot disagree.
+//! plain name, unit, range (from [`LIMITS`](super::params::LIMITS)), scale, default
+//! (from [`EngineParams::default`](super::params::EngineParams)) and display precision.
+//! The plugin's parameters (the `params` module of the plugin layer) and the
+//! command-line renderer's options, range checks and help are built from this list, so
+//! they cannot disagree.
 
 mod choices;
 pub mod normalized;
