@@ -102,6 +102,7 @@ const OPTIONS: [(&str, &[&str]); 5] = [
             "controls",
             "damping-from",
             "width",
+            "key-spread",
             "humanize",
             "seed",
             "mod-wheel",

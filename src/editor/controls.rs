@@ -78,6 +78,7 @@ fn right_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
     group(ui, "Output", w, |ui| {
         slider(ui, &p.gain, "gain", s);
         slider(ui, &p.width, "width", s);
+        slider(ui, &p.key_spread, "kspread", s);
         slider(ui, &p.voices, "voices", s);
     });
     group(ui, "Variation and expression", w, |ui| {

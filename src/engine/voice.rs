@@ -7,7 +7,7 @@ use super::expression::Expression;
 use super::humanize::Jitter;
 use super::level;
 use super::levels::Levels;
-use super::output::{PICKUP_SPREAD, pan_of};
+use super::output::pan_of;
 use super::params::EngineParams;
 use crate::model::body::{BodyType, ModalBody};
 use crate::model::hardness::UnitTime;
@@ -403,7 +403,7 @@ impl Voice {
         }
         self.last_dry = 0.0;
         self.key = key;
-        self.pan = pan_of(key, p.position);
+        self.pan = pan_of(key, p.key_spread);
         self.started = now;
         self.fade = 1.0;
         self.fade_step = 0.0;
@@ -676,7 +676,7 @@ impl Voice {
         self.declick = decay_declick(self.declick, self.declick_coef);
         let y = ((1.0 - mix) * dry + mix * body + self.declick) * self.fade;
         // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
-        let side = -self.pan * y + PICKUP_SPREAD * mix * FULL_SCALE * body_side * self.fade;
+        let side = -self.pan * y + mix * FULL_SCALE * body_side * self.fade;
         self.last_dry = (1.0 - mix) * own_dry;
         self.last_out = y;
         if self.fade_step > 0.0 {
@@ -770,7 +770,7 @@ impl Voice {
             // As `mix_sample` with no dry path (own and tail dry 0).
             let dry = 0.0 + FULL_SCALE * 0.0;
             y[j] = ((1.0 - mix[j]) * dry + mix[j] * (FULL_SCALE * body[j]) + declick[j]) * fade;
-            s[j] = -pan * y[j] + PICKUP_SPREAD * mix[j] * FULL_SCALE * body_side[j] * fade;
+            s[j] = -pan * y[j] + mix[j] * FULL_SCALE * body_side[j] * fade;
             // Under the ceiling and a number: the ceiling's gain stays 1 (`Ceiling::next`).
             fits &= y[j].abs() <= CEILING && !s[j].is_nan();
         }

@@ -223,6 +223,9 @@ pub struct ReboundParams {
     /// Stereo width of pan and pickups (0 = mono).
     #[id = "width"]
     pub width: FloatParam,
+    /// How far the keys fan out from middle C across the image.
+    #[id = "kspread"]
+    pub key_spread: FloatParam,
 
     // ---- Variation and expression ----
     /// Per-hit jitter of speed, strike position and hardness.
@@ -304,6 +307,7 @@ impl Default for ReboundParams {
                 )
             },
             width: number_param("width"),
+            key_spread: number_param("kspread"),
             humanize: number_param("human"),
             seed: number_param("seed"),
             mod_wheel: EnumParam::new("Mod wheel", ModWheelChoice::Off),
@@ -424,6 +428,7 @@ impl ReboundParams {
             controls: self.controls.value().into(),
             hardness_ms: heard(pow10(&self.hardness)),
             width: heard(self.width.value() as f64),
+            key_spread: heard(self.key_spread.value() as f64),
             humanize: heard(self.humanize.value() as f64),
             seed: heard(self.seed.value() as f64),
             mod_wheel: self.mod_wheel.value().into(),
