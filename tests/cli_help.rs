@@ -104,6 +104,7 @@ const OPTIONS: [(&str, &[&str]); 5] = [
             "controls",
             "damping-from",
             "width",
+            "key-spread",
             "humanize",
             "seed",
             "mod-wheel",

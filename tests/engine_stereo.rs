@@ -1,9 +1,11 @@
 //! The stereo output: the engine renders left and right, the offline render keeps
 //! both, and a one-channel host gets the fold-down `(L + R) / 2` without allocating.
-//! The image: an off-centre key is off-centre, the pickups alone make a centred note
-//! stereo, Width 0 is bit-exact mono, and the mono sum loses under 3 dB against either
-//! channel for every body, key, width and position (a property test over the full
-//! ranges, and the corners).
+//! The image: an off-centre key is off-centre, middle C is in the centre, Key spread 0
+//! centres every key, the pickups alone make a centred note stereo, Width 0 is
+//! bit-exact mono, the default patch and the bar, plate and bell presets open to an
+//! L/R correlation of 0.8 or less at Width 100 %, and the mono sum loses under 3 dB
+//! against either channel for every body, key, width, key spread and position (a
+//! property test over the full ranges, and the corners).
 
 use nice_plug::prelude::*;
 use proptest::prelude::*;
@@ -239,17 +241,96 @@ fn unit() -> impl Strategy<Value = f64> {
     prop_oneof![1 => Just(0.0), 1 => Just(1.0), 6 => 0.0..=1.0f64]
 }
 
+/// A dry note (no body, no pickups) shows the pan alone: middle C sits in the centre
+/// at any Key spread, and at Key spread 0 so does every key, bit for bit.
+#[test]
+fn middle_c_is_centred_and_key_spread_0_centres_every_key() {
+    let dry = EngineParams {
+        body: BodyType::None,
+        width: 1.0,
+        ..EngineParams::default()
+    };
+    for key_spread in [0.0, 0.6, 1.0] {
+        let r = strike(&EngineParams { key_spread, ..dry }, 60, 1.0);
+        assert!(r.peak() > 0.01);
+        assert_eq!(r.left, r.right, "key spread {key_spread}");
+    }
+    let centred = EngineParams {
+        key_spread: 0.0,
+        ..dry
+    };
+    for key in [0u8, 24, 96, 127] {
+        let r = strike(&centred, key, 1.0);
+        assert_eq!(r.left, r.right, "key {key}");
+        let spread = strike(
+            &EngineParams {
+                key_spread: 1.0,
+                ..dry
+            },
+            key,
+            1.0,
+        );
+        let b = balance_db(&spread);
+        // Three octaves from middle C is the edge: 20 log10(1.25 / 0.75) = 4.4 dB.
+        assert!((b.abs() - 4.44).abs() < 0.05, "key {key}: {b:.2} dB");
+        assert_eq!(b > 0.0, key < 60, "key {key}: low keys left");
+    }
+}
+
+/// L/R correlation of the first second, as `rebound presets --measure` measures.
+fn correlation_of(p: &EngineParams) -> (f64, f64) {
+    let fs = 48_000.0;
+    let note = NoteSpec {
+        at: 0,
+        key: 60,
+        velocity: 1.0,
+        off: None,
+    };
+    let r = render(p, fs, &[note], fs as usize);
+    (
+        rebound::loudness::correlation(&r.left, &r.right),
+        mono_loss_db(&r),
+    )
+}
+
+/// At Width 100 % the default patch and every factory preset on a bar, plate or bell
+/// open to an L/R correlation of at most 0.8 over their first second (note 60,
+/// velocity 127), and keep their mono sum within 3 dB of the louder channel. (At
+/// 0.995–1.000 before the pickups heard the modes' signs.)
+#[test]
+fn the_default_patch_and_the_bar_plate_and_bell_presets_open_at_full_width() {
+    let mut checked = vec![("default patch".to_string(), EngineParams::default())];
+    for p in rebound::preset::factory() {
+        if matches!(
+            p.params.body,
+            BodyType::Bar | BodyType::Plate | BodyType::Bell
+        ) {
+            checked.push((p.name.clone(), p.params));
+        }
+    }
+    assert!(checked.len() >= 10, "{}", checked.len());
+    let mut report = Vec::new();
+    for (name, p) in &checked {
+        let (c, loss) = correlation_of(&EngineParams { width: 1.0, ..*p });
+        report.push(format!("{name}: correlation {c:.3}, mono sum {loss:.2} dB"));
+        assert!(c <= 0.8, "{name}: correlation {c:.3}");
+        assert!(loss > -3.0, "{name}: mono sum loses {loss:.2} dB");
+    }
+    println!("{}", report.join("\n"));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(160))]
 
-    /// Mono compatibility over the full ranges of body, key, width and strike position
-    /// (and of mix, brightness, decay and velocity, which change what dominates): the
-    /// mono sum never loses 3 dB against either channel.
+    /// Mono compatibility over the full ranges of body, key, width, key spread and
+    /// strike position (and of mix, brightness, decay and velocity, which change what
+    /// dominates): the mono sum never loses 3 dB against either channel.
     #[test]
     fn the_mono_sum_loses_under_3_db(
         body in body(),
         key in 0u8..=127,
         width in unit(),
+        key_spread in unit(),
         position in unit(),
         mix in unit(),
         brightness in unit(),
@@ -259,6 +340,7 @@ proptest! {
         let p = EngineParams {
             body,
             width,
+            key_spread,
             position,
             mix,
             brightness,
@@ -286,6 +368,7 @@ fn the_worst_corner_loses_under_3_db() {
                         let p = EngineParams {
                             body,
                             width: 1.0,
+                            key_spread: 1.0,
                             position,
                             mix,
                             brightness,

@@ -80,6 +80,7 @@ fn right_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
     group(ui, "Output", w, |ui| {
         slider(ui, &p.output.gain, "gain", s);
         slider(ui, &p.output.width, "width", s);
+        slider(ui, &p.output.key_spread, "kspread", s);
         slider(ui, &p.output.voices, "voices", s);
     });
     group(ui, "Variation and expression", w, |ui| {

@@ -6,38 +6,34 @@
 //! over 0 dBFS in the host's float bus; the host's fader is where it is brought down).
 //!
 //! Mono compatibility is built in: left = mid + side and right = mid − side, so the
-//! mono sum `(L + R) / 2` is the mid, whatever the width, and neither channel can be
-//! much louder than it. The side is `−p·mid + c·body_side` with `|p| ≤` [`PAN_SPREAD`]
-//! and the pickups' side below the body (`pickup`), so by the triangle inequality
-//! `rms L ≤ (1 + PAN_SPREAD + PICKUP_SPREAD) rms mid`: with the spreads below, 1.40,
-//! under the √2 (3 dB) the mono sum may lose against either channel.
+//! mono sum `(L + R) / 2` is the mid, whatever the width. The side is
+//! `−p·mid + body_side`, with `|p| ≤` [`PAN_SPREAD`] and the pickups' side
+//! (`model::body::pickup`) per mode a small level difference in phase with it and a
+//! larger phase difference in quadrature, so a channel's power is at most 1.93 times
+//! the mid's per mode (2.9 dB, under the 3 dB the mono sum may lose against either
+//! channel; `tests/engine_stereo.rs` checks it over the full ranges).
 
 use super::smoothing::{SMOOTHING_TIME, Smoothed};
 
-/// The largest pan at Width 1 on the linear law `L = (1 − p) mid`, `R = (1 + p) mid`
-/// (negative `p` is left; 4.4 dB between the channels at the edge).
+/// The largest pan at Width 1 and Key spread 1 on the linear law `L = (1 − p) mid`,
+/// `R = (1 + p) mid` (negative `p` is left; 4.4 dB between the channels at the edge).
 pub const PAN_SPREAD: f64 = 0.25;
-/// The weight of the body pickups' side at Width 1 (a mode heard only by the left
-/// pickup is 2.7 dB louder on the left).
-pub const PICKUP_SPREAD: f64 = 0.15;
-/// How much of a voice's pan comes from its key (the rest from the strike position):
-/// the keyboard spreads like a row of struck objects, and where each is struck moves
-/// it a little.
-const PAN_FROM_KEY: f64 = 0.75;
-/// Keys this many semitones from middle C sit at the edge of the image.
-const PAN_KEYS: f64 = 48.0;
+/// At Key spread 1, keys this many semitones from middle C sit at the edge of the
+/// image (C1 and C7; the keys beyond stay there).
+pub const PAN_KEYS: f64 = 36.0;
 
-/// The pan of a voice at Width 1, in `[−PAN_SPREAD, PAN_SPREAD]` (negative: left):
-/// mostly from its key (low keys left, as a player sees a keyboard or a row of bars),
-/// the rest from the strike position (centre left, edge right).
-pub fn pan_of(key: u8, position: f64) -> f64 {
+/// The pan of a voice on `key` at Width 1, in `[−PAN_SPREAD, PAN_SPREAD]` (negative:
+/// left): low keys left, as a player sees a keyboard or a row of bars, middle C in the
+/// centre, and `key_spread` (0–1) of the way to the edge. (Where the note is struck
+/// moves its image through the body's pickups, not through the pan.)
+pub fn pan_of(key: u8, key_spread: f64) -> f64 {
     let k = ((key as f64 - 60.0) / PAN_KEYS).clamp(-1.0, 1.0);
-    let s = if position.is_finite() {
-        2.0 * position.clamp(0.0, 1.0) - 1.0
+    let spread = if key_spread.is_finite() {
+        key_spread.clamp(0.0, 1.0)
     } else {
         0.0
     };
-    PAN_SPREAD * (PAN_FROM_KEY * k + (1.0 - PAN_FROM_KEY) * s)
+    PAN_SPREAD * spread * k
 }
 
 /// Corner of the output DC blocker, Hz.

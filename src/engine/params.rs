@@ -68,6 +68,9 @@ pub struct EngineParams {
     pub body_mass: f64,
     /// Stereo width: 0 = mono, 1 = the full spread of pan and pickups.
     pub width: f64,
+    /// Key spread: how far the keys fan out across the image from middle C (0 = every
+    /// key in the centre, 1 = keys three octaves off at the edge), scaled by `width`.
+    pub key_spread: f64,
     /// Humanize amount: 0 = identical hits, 1 = the largest per-hit jitter.
     pub humanize: f64,
     /// Humanize seed (a whole number): the same seed and input give the same render.
@@ -204,6 +207,7 @@ impl Default for EngineParams {
             coupling: Coupling::Rigid,
             body_mass: 0.5,
             width: 0.7,
+            key_spread: 0.6,
             humanize: 0.0,
             seed: 1.0,
             mod_wheel: ModWheel::Off,
@@ -250,6 +254,7 @@ pub const LIMITS: [EngineParams; 2] = [
         coupling: Coupling::Rigid,
         body_mass: 1e-3,
         width: 0.0,
+        key_spread: 0.0,
         humanize: 0.0,
         seed: 0.0,
         mod_wheel: ModWheel::Off,
@@ -290,6 +295,7 @@ pub const LIMITS: [EngineParams; 2] = [
         coupling: Coupling::Rigid,
         body_mass: 10.0,
         width: 1.0,
+        key_spread: 1.0,
         humanize: 1.0,
         seed: 9999.0,
         mod_wheel: ModWheel::Off,
@@ -337,6 +343,7 @@ impl EngineParams {
             body_mass: f(|p| p.body_mass),
             hardness_ms: f(|p| p.hardness_ms),
             width: f(|p| p.width),
+            key_spread: f(|p| p.key_spread),
             humanize: f(|p| p.humanize),
             seed: f(|p| p.seed).round(),
             mod_depth: f(|p| p.mod_depth),

@@ -185,6 +185,9 @@ pub struct OutputParams {
     /// Stereo width of pan and pickups (0 = mono).
     #[id = "width"]
     pub width: FloatParam,
+    /// How far the keys fan out from middle C across the image.
+    #[id = "kspread"]
+    pub key_spread: FloatParam,
     /// Polyphony; the oldest voice is stolen with a short fade beyond it.
     #[id = "voices"]
     pub voices: IntParam,
@@ -195,6 +198,7 @@ impl OutputParams {
         Self {
             gain: number_param("gain"),
             width: number_param("width"),
+            key_spread: number_param("kspread"),
             voices: {
                 let n = spec_of("voices");
                 let (lo, hi) = n.range();

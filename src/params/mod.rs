@@ -188,6 +188,7 @@ impl ReboundParams {
             controls: self.striker.controls.value().into(),
             hardness_ms: heard(pow10(&self.striker.hardness)),
             width: heard(self.output.width.value() as f64),
+            key_spread: heard(self.output.key_spread.value() as f64),
             humanize: heard(self.variation.humanize.value() as f64),
             seed: heard(self.variation.seed.value() as f64),
             mod_wheel: self.variation.mod_wheel.value().into(),

@@ -3,7 +3,7 @@
 //! (BS.1770, 400 ms), its integrated loudness, its true peak and its L/R correlation
 //! over the first second, and the spread of the loudness across the presets.
 
-use rebound::engine::{NoteSpec, render};
+use rebound::engine::{EngineParams, NoteSpec, Rendered, render};
 use rebound::loudness::{Loudness, correlation, measure};
 use rebound::preset::Preset;
 
@@ -12,21 +12,55 @@ const FS: f64 = 48_000.0;
 const KEY: u8 = 60;
 const SECONDS: f64 = 2.0;
 
-fn measure_one(p: &Preset) -> Option<(Loudness, f64)> {
+/// One preset's loudness, its L/R correlation over the first second, and at Width
+/// 100 % that correlation and what the mono sum loses against the louder channel, dB.
+type Row = (Loudness, f64, f64, f64);
+
+fn measure_one(p: &Preset) -> Option<Row> {
     let note = NoteSpec {
         at: 0,
         key: KEY,
         velocity: 1.0,
         off: None,
     };
-    let r = render(&p.params, FS, &[note], (SECONDS * FS) as usize);
+    let len = (SECONDS * FS) as usize;
+    let r = render(&p.params, FS, &[note], len);
     let first = (FS as usize).min(r.left.len());
     let c = correlation(&r.left[..first], &r.right[..first]);
-    measure(FS as u32, &r.left, &r.right).map(|l| (l, c))
+    let wide = EngineParams {
+        width: 1.0,
+        ..p.params
+    };
+    let w = render(&wide, FS, &[note], first);
+    let cw = correlation(&w.left, &w.right);
+    measure(FS as u32, &r.left, &r.right).map(|l| (l, c, cw, mono_loss_db(&w)))
+}
+
+fn rms(x: &[f32]) -> f64 {
+    (x.iter().map(|&s| (s as f64).powi(2)).sum::<f64>() / x.len().max(1) as f64).sqrt()
+}
+
+/// `20 log10(rms((L + R) / 2) / max(rms L, rms R))`, 0 for silence.
+fn mono_loss_db(r: &Rendered) -> f64 {
+    let louder = rms(&r.left).max(rms(&r.right));
+    if louder == 0.0 {
+        return 0.0;
+    }
+    20.0 * (rms(&r.mono()) / louder).log10()
 }
 
 /// The table: one row per preset, then the loudness span. Renders on every core.
 pub fn table(all: &[&Preset]) -> String {
+    let default = Preset {
+        name: "(default patch)".into(),
+        category: String::new(),
+        description: String::new(),
+        params: EngineParams::default(),
+    };
+    let all: Vec<&Preset> = std::iter::once(&default)
+        .chain(all.iter().copied())
+        .collect();
+    let all = &all[..];
     let next = std::sync::atomic::AtomicUsize::new(0);
     let rows = std::sync::Mutex::new(vec![None; all.len()]);
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -50,16 +84,16 @@ pub fn table(all: &[&Preset]) -> String {
         .unwrap_or(4);
     let mut out = format!(
         "note {KEY}, velocity 127, {SECONDS} s at {FS} Hz; BS.1770 loudness\n\
-         {:<w$}  {:>12}  {:>10}  {:>8}  {:>11}",
-        "NAME", "M MAX LUFS", "INT LUFS", "TP dBTP", "CORR (1 s)"
+         {:<w$}  {:>12}  {:>10}  {:>8}  {:>11}  {:>10}  {:>8}",
+        "NAME", "M MAX LUFS", "INT LUFS", "TP dBTP", "CORR (1 s)", "CORR W100", "MONO dB"
     );
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
     for (p, m) in all.iter().zip(&rows) {
         match m {
-            Some((l, c)) => {
+            Some((l, c, cw, loss)) => {
                 out += &format!(
-                    "\n{:<w$}  {:>12.1}  {:>10.1}  {:>8.2}  {:>11.3}",
-                    p.name, l.momentary_max, l.integrated, l.true_peak_db, c
+                    "\n{:<w$}  {:>12.1}  {:>10.1}  {:>8.2}  {:>11.3}  {:>10.3}  {:>8.2}",
+                    p.name, l.momentary_max, l.integrated, l.true_peak_db, c, cw, loss
                 );
                 if l.momentary_max.is_finite() {
                     lo = lo.min(l.momentary_max);

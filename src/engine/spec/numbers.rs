@@ -19,7 +19,7 @@ macro_rules! number {
 }
 
 /// Every numeric parameter, in the plugin's order.
-pub const NUMBERS: [NumberSpec; 27] = [
+pub const NUMBERS: [NumberSpec; 28] = [
     number!(
         "vmin",
         "Strike speed min",
@@ -229,6 +229,16 @@ pub const NUMBERS: [NumberSpec; 27] = [
         0,
         width,
         "Stereo width: 0 = mono"
+    ),
+    number!(
+        "kspread",
+        "Key spread",
+        "key-spread",
+        " %",
+        Scale::Percent,
+        0,
+        key_spread,
+        "How far the keys fan out from middle C across the stereo image (0 = all in the centre)"
     ),
     number!(
         "human",

@@ -3,7 +3,6 @@
 
 use super::{FULL_SCALE, RING_BLOCK, Voice, decay_declick};
 use crate::engine::ceiling::CEILING;
-use crate::engine::output::PICKUP_SPREAD;
 
 impl Voice {
     /// True when the voice only rings: no contact, flight or tail to come, nothing
@@ -89,7 +88,7 @@ impl Voice {
             // As `mix_sample` with no dry path (own and tail dry 0).
             let dry = 0.0 + FULL_SCALE * 0.0;
             y[j] = ((1.0 - mix[j]) * dry + mix[j] * (FULL_SCALE * body[j]) + declick[j]) * fade;
-            s[j] = -pan * y[j] + PICKUP_SPREAD * mix[j] * FULL_SCALE * body_side[j] * fade;
+            s[j] = -pan * y[j] + mix[j] * FULL_SCALE * body_side[j] * fade;
             // Under the ceiling and a number: the ceiling's gain stays 1 (`Ceiling::next`).
             fits &= y[j].abs() <= CEILING && !s[j].is_nan();
         }

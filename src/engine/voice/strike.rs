@@ -97,7 +97,7 @@ impl Voice {
         }
         self.last_dry = 0.0;
         self.key = key;
-        self.pan = pan_of(key, p.position);
+        self.pan = pan_of(key, p.key_spread);
         self.started = now;
         self.fade = 1.0;
         self.fade_step = 0.0;

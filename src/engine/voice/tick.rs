@@ -6,7 +6,6 @@ use super::settings::latch_cached;
 use super::tail::excitation;
 use super::{FULL_SCALE, Voice, VoiceSample, decay_declick};
 use crate::engine::level::GainSource;
-use crate::engine::output::PICKUP_SPREAD;
 use crate::engine::params::EngineParams;
 use crate::model::BounceSample;
 
@@ -161,7 +160,7 @@ impl Voice {
         self.declick = decay_declick(self.declick, self.declick_coef);
         let y = ((1.0 - mix) * dry + mix * body + self.declick) * self.fade;
         // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
-        let side = -self.pan * y + PICKUP_SPREAD * mix * FULL_SCALE * body_side * self.fade;
+        let side = -self.pan * y + mix * FULL_SCALE * body_side * self.fade;
         self.last_dry = (1.0 - mix) * own_dry;
         self.last_out = y;
         if self.fade_step > 0.0 {

@@ -48,7 +48,7 @@ use drive::DriveHighpass;
 
 use modes::*;
 pub use modes::{BodySettings, BodyType};
-pub use pickup::{pickup_positions, side_weights, side_weights_of};
+pub use pickup::{Pickup, SideWeights, pickup_shape, pickups, side_weights, side_weights_of};
 pub use simd::vector_path;
 pub use strike::{StrikeMode, strike_modes};
 
@@ -77,12 +77,14 @@ struct Coefs {
     b: [f64; MODES],
     /// `|a_k + i b_k|`: each mode's weight in the amplitude bound.
     w: [f64; MODES],
-    /// The side readout of the two pickups (`pickup`): `s_k a_k`, `s_k b_k`.
+    /// The side readout of the two pickups (`pickup`): each mode's readout weighted by
+    /// its level difference plus its quadrature readout by its phase difference.
     sa: [f64; MODES],
     sb: [f64; MODES],
-    /// The side's direct path `Σ s_k d_k`: each mode's whole readout is weighted, its
-    /// feed-through too (the feed-throughs cancel much of the modes' sum where the
-    /// modes are driven far below their frequency; the side must cancel alike).
+    /// The side's direct path: each mode's whole readout is weighted, its feed-through
+    /// too (the feed-throughs cancel much of the modes' sum where the modes are driven
+    /// far below their frequency; the side must cancel alike), and each quadrature
+    /// readout has its own, which makes its response at DC zero.
     sd: f64,
     /// Direct path: the sum over the modes of their feed-through of the input.
     d: f64,
@@ -208,6 +210,13 @@ impl Coefs {
         }
         if sum > 0.0 {
             let side = side_weights_of(st.kind);
+            // The quadrature readout turns a ringing mode by 90°. A mode damped within
+            // a cycle or two does not ring: its `Re z` outlasts its readout, and the
+            // feed-throughs that cancel the modes' sum in the mid do not cancel it. The
+            // turn fades in with the mode's quality `Q = ω / 2α`, from none at 0.5
+            // (critically damped) to all at 2.5.
+            let quad: [f64; MODES] =
+                std::array::from_fn(|k| ((0.5 * omega[k] / alpha[k] - 0.5) / 2.0).clamp(0.0, 1.0));
             for k in 0..MODES {
                 out.g[k] *= rate_gain[k] / sum;
                 let g = out.g[k];
@@ -234,14 +243,18 @@ impl Coefs {
                     out.a[k] = a;
                     out.b[k] = b;
                     out.d += d;
-                    out.sd += side[k] * d;
+                    // The quadrature readout (−b, a) turns the ringing by 90°; its
+                    // feed-through cancels its response at DC.
+                    let dq = b * a0.0 - a * b0.0;
+                    out.sd += side.level[k] * d + side.phase[k] * quad[k] * dq;
                 } else {
                     out.a[k] = g;
                 }
             }
-            for (k, s) in side.iter().enumerate() {
-                out.sa[k] = s * out.a[k];
-                out.sb[k] = s * out.b[k];
+            for k in 0..MODES {
+                let (s, t) = (side.level[k], side.phase[k] * quad[k]);
+                out.sa[k] = s * out.a[k] - t * out.b[k];
+                out.sb[k] = s * out.b[k] + t * out.a[k];
                 out.w[k] = (out.a[k] * out.a[k] + out.b[k] * out.b[k]).sqrt();
             }
         }

@@ -130,7 +130,7 @@ type MembraneColumn = [(f64, f64); MEMBRANE_NODES + 1];
 /// Hermite interpolation in a table of [`bessel_j`] made once ([`prepare_tables`]): a
 /// note-on retunes all sixteen modes, and the series takes up to 40 terms a mode.
 /// Within 1e-8 of the series (tested), far below what a mode's gain can show.
-fn membrane_j(k: usize, p: f64) -> f64 {
+pub(super) fn membrane_j(k: usize, p: f64) -> f64 {
     let column = &membrane_table()[k];
     let s = p.clamp(0.0, 1.0) * MEMBRANE_NODES as f64;
     let i = (s as usize).min(MEMBRANE_NODES - 1);
