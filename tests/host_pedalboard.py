@@ -40,7 +40,7 @@ EXPECTED = {
 NAMES = ["velocity_curve", "contact_controls", "shape", "bounciness", "damping_from",
          "integrator", "correction", "exit_target", "bouncing", "gravity_in_contact",
          "body", "key_tracking", "brightness", "strike_position", "body_mix", "note_off",
-         "voices", "width", "humanize", "seed", "mod_wheel"]
+         "voices", "width", "key_spread", "humanize", "seed", "mod_wheel"]
 
 failures = []
 

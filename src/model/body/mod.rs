@@ -101,6 +101,8 @@ struct Coefs {
 
 /// A complex number as `(re, im)`; control rate only.
 type Cx = (f64, f64);
+/// One number per mode.
+type Mx = [f64; MODES];
 
 fn cmul(x: Cx, y: Cx) -> Cx {
     (x.0 * y.0 - x.1 * y.1, x.0 * y.1 + x.1 * y.0)
@@ -209,14 +211,8 @@ impl Coefs {
             sum += g;
         }
         if sum > 0.0 {
-            let side = side_weights_of(st.kind);
-            // The quadrature readout turns a ringing mode by 90°. A mode damped within
-            // a cycle or two does not ring: its `Re z` outlasts its readout, and the
-            // feed-throughs that cancel the modes' sum in the mid do not cancel it. The
-            // turn fades in with the mode's quality `Q = ω / 2α`, from none at 0.5
-            // (critically damped) to all at 2.5.
-            let quad: [f64; MODES] =
-                std::array::from_fn(|k| ((0.5 * omega[k] / alpha[k] - 0.5) / 2.0).clamp(0.0, 1.0));
+            // Each mode's feed-through and its quadrature readout's.
+            let mut feed = [(0.0, 0.0); MODES];
             for k in 0..MODES {
                 out.g[k] *= rate_gain[k] / sum;
                 let g = out.g[k];
@@ -245,20 +241,35 @@ impl Coefs {
                     out.d += d;
                     // The quadrature readout (−b, a) turns the ringing by 90°; its
                     // feed-through cancels its response at DC.
-                    let dq = b * a0.0 - a * b0.0;
-                    out.sd += side.level[k] * d + side.phase[k] * quad[k] * dq;
+                    feed[k] = (d, b * a0.0 - a * b0.0);
                 } else {
                     out.a[k] = g;
                 }
             }
-            for k in 0..MODES {
-                let (s, t) = (side.level[k], side.phase[k] * quad[k]);
-                out.sa[k] = s * out.a[k] - t * out.b[k];
-                out.sb[k] = s * out.b[k] + t * out.a[k];
-                out.w[k] = (out.a[k] * out.a[k] + out.b[k] * out.b[k]).sqrt();
-            }
+            out.read_pickups(side_weights_of(st.kind), &alpha, &omega, &feed);
         }
         out
+    }
+
+    /// The pickups' side readout (`pickup`) from the mid's: each mode's readout
+    /// `(a, b)` and feed-through `d` weighted by its level difference, plus its
+    /// quadrature readout `(−b, a)` and feed-through `dq` (`feed[k] = (d, dq)`) by its
+    /// phase difference; also each mode's weight in the amplitude bound.
+    fn read_pickups(&mut self, side: &SideWeights, alpha: &Mx, omega: &Mx, feed: &[Cx; MODES]) {
+        for k in 0..MODES {
+            // The quadrature readout turns a ringing mode by 90°. A mode damped within
+            // a cycle or two does not ring: its `Re z` outlasts its readout, and the
+            // feed-throughs that cancel the modes' sum in the mid do not cancel it. The
+            // turn fades in with the mode's quality `Q = ω / 2α`, from none at 0.5
+            // (critically damped) to all at 2.5.
+            let quad = ((0.5 * omega[k] / alpha[k] - 0.5) / 2.0).clamp(0.0, 1.0);
+            let (s, t) = (side.level[k], side.phase[k] * quad);
+            let (a, b) = (self.a[k], self.b[k]);
+            self.sa[k] = s * a - t * b;
+            self.sb[k] = s * b + t * a;
+            self.sd += s * feed[k].0 + t * feed[k].1;
+            self.w[k] = (a * a + b * b).sqrt();
+        }
     }
 }
 
