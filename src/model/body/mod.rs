@@ -181,6 +181,8 @@ impl Coefs {
         let mut omega = [0.0; MODES];
         // e^{−iω} of each mode, for its response at θ = ω.
         let mut turn = [(1.0, 0.0); MODES];
+        let powers = modes::ratio_powers(st.kind);
+        let rate = 1000f64.ln() / (st.t60.max(1e-4) * fs);
         for k in 0..MODES {
             let (ratio, shape) = mode_shape(st.kind, k, st.position, plate);
             let f = st.f1 * ratio;
@@ -191,12 +193,12 @@ impl Coefs {
                 out.live = k / 4 + 1;
             }
             let band = band_gain(f, BAND_FADE, BAND_LIMIT);
-            let g = shape * ratio.powf(tilt) * band;
+            let g = shape * (tilt * powers.ln[k]).exp() * band;
             if band > 0.0 {
                 rate_gain[k] = band_gain(f, rate_fade, rate_limit) / band;
             }
-            let t60_k = decay_t60(st, ratio);
-            alpha[k] = 1000f64.ln() / (t60_k * fs);
+            // ln 1000 / (T60_k fs), T60_k = T60 ratio^{−decay_exponent} (`decay_t60`).
+            alpha[k] = rate * powers.decay[k];
             let r = (-alpha[k]).exp();
             let w = 2.0 * PI * f.min(rate_limit) / fs;
             omega[k] = w;

@@ -168,6 +168,35 @@ fn membrane_table() -> &'static [MembraneColumn; MODES] {
 /// made, off the audio thread, so that no retune there ever fills one.
 pub(super) fn prepare_tables() {
     membrane_table();
+    ratio_powers(BodyType::None);
+}
+
+/// What a retune needs of one body kind's frequency ratios (which depend on the kind
+/// alone, not on the position): per mode `ln ratio`, so that the brightness tilt
+/// `ratio^tilt` is one `exp`, and `ratio^{decay_exponent}`, the factor by which the
+/// mode decays faster than the fundamental ([`decay_t60`]). A note-on retunes all
+/// sixteen modes, and two `powf` a mode were a third of a retune.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RatioPowers {
+    pub ln: [f64; MODES],
+    pub decay: [f64; MODES],
+}
+
+/// The [`RatioPowers`] of `kind`, made once per process for every kind.
+pub(super) fn ratio_powers(kind: BodyType) -> &'static RatioPowers {
+    static TABLE: OnceLock<[RatioPowers; 6]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let plate = plate_modes();
+        BodyType::ALL.map(|kind| {
+            let ratio = |k| mode_shape(kind, k, 0.0, &plate).0;
+            RatioPowers {
+                ln: std::array::from_fn(|k| ratio(k).ln()),
+                decay: std::array::from_fn(|k| ratio(k).powf(kind.decay_exponent())),
+            }
+        })
+    });
+    // `ALL` lists the kinds in their declaration order.
+    &table[kind as usize]
 }
 
 /// The settings a body is tuned by (all plain numbers, any may change while it rings).
@@ -290,5 +319,32 @@ mod tests {
             }
         }
         assert!(worst < 1e-8, "{worst:e}");
+    }
+
+    /// The per-kind table gives each mode's tilt and decay factor as the powers of its
+    /// ratio would, to rounding, for every kind (the table is indexed by the kind).
+    #[test]
+    fn ratio_powers_are_the_ratios_powers() {
+        let plate = plate_modes();
+        for kind in BodyType::ALL {
+            let pw = ratio_powers(kind);
+            for k in 0..MODES {
+                let ratio = mode_shape(kind, k, 0.7, &plate).0;
+                for tilt in [-1.5, -0.3, 0.0, 0.9, 1.5] {
+                    let want = ratio.powf(tilt);
+                    let got = (tilt * pw.ln[k]).exp();
+                    assert!((got / want - 1.0).abs() < 1e-14, "{kind:?} {k} {tilt}");
+                }
+                let st = BodySettings {
+                    kind,
+                    ..Default::default()
+                };
+                let t60 = st.t60 / pw.decay[k];
+                assert!(
+                    (t60 / decay_t60(&st, ratio) - 1.0).abs() < 1e-14,
+                    "{kind:?} {k}"
+                );
+            }
+        }
     }
 }

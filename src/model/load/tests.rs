@@ -1,5 +1,6 @@
 //! Unit tests of [`super`]: seed 001's scaled variables, exits and rest.
 
+use super::creep::phis;
 use super::*;
 use crate::model::vout::v_out_exact;
 
