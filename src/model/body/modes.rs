@@ -1,8 +1,19 @@
 //! The mode sets of the body types: frequency ratios, decay laws and the excitation of
-//! each mode at the strike position (the physics of each body is described in
-//! [`super`]).
+//! each mode at the strike position.
+//!
+//! Mode frequency ratios come from the physics of each body type:
+//! - bar: free–free Euler–Bernoulli beam, `f_n ∝ (β_n L)²` with `β_n L` = 4.730, 7.853,
+//!   10.996, 14.137, then `(n + ½)π` (Fletcher & Rossing §2.15);
+//! - plate: simply supported rectangular plate of aspect ratio 1 : 1.25,
+//!   `f_mn ∝ m² + (n/1.25)²`, excited in proportion to `sin(mπx) sin(nπy)`;
+//! - membrane: ideal circular membrane, `f_mn ∝ j_mn` (zeros of the Bessel functions),
+//!   excited in proportion to `J_m(j_mn r)`;
+//! - bell: the partials of a minor-third church bell (hum, prime, tierce, quint,
+//!   nominal, …; Rossing, *Science of Percussion Instruments*), the prime on the note;
+//! - wood block: a thick (Timoshenko) bar whose upper modes are lowered by shear and
+//!   rotary inertia, with the frequency-proportional loss of wood.
 
-use super::MODES;
+use super::limits::MODES;
 use std::f64::consts::PI;
 use std::sync::OnceLock;
 

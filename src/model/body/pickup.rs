@@ -33,7 +33,7 @@
 //! the centre; on the plate the angle moves the point off the strike's diagonal
 //! (π/2 and −π/2 mirror it across the plate's length and width, π through the centre).
 
-use super::MODES;
+use super::limits::MODES;
 use super::modes::{BAR_BETA, BodyType, MEMBRANE_ZEROS, membrane_j, mode_shape, plate_modes};
 use std::f64::consts::PI;
 use std::sync::OnceLock;

@@ -1,7 +1,9 @@
 //! How loud the body's ringing is from now on, from its modal state: what the level
 //! calibration weighs a strike by (see `engine::level`), without rendering the ring.
 
-use super::{Coefs, MODES, ModalBody};
+use super::ModalBody;
+use super::bank::Coefs;
+use super::limits::MODES;
 use std::f64::consts::PI;
 
 impl ModalBody {

@@ -13,7 +13,8 @@
 //! `REBOUND_SIMD=portable` in the environment forces the portable loop everywhere (to run
 //! the test suite on both paths).
 
-use super::{Coefs, MODES};
+use super::bank::{Coefs, tick_bank};
+use super::limits::MODES;
 use std::sync::OnceLock;
 
 /// True when this process runs the vector path: the CPU has AVX2 and FMA and
@@ -53,7 +54,7 @@ pub(super) fn tick<const SIDE: bool>(
         return unsafe { avx2::tick::<SIDE>(re, im, k, u) };
     }
     let _ = vector;
-    super::tick_bank::<SIDE>(re, im, k, u)
+    tick_bank::<SIDE>(re, im, k, u)
 }
 
 /// `drive.len()` samples of the bank driven by `drive`, writing its mid and side
@@ -76,13 +77,14 @@ pub(super) fn ring(
     }
     let _ = vector;
     for ((u, m), s) in drive.iter().zip(mid.iter_mut()).zip(side.iter_mut()) {
-        (*m, *s) = super::tick_bank::<true>(re, im, k, *u);
+        (*m, *s) = tick_bank::<true>(re, im, k, *u);
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    use super::{Coefs, MODES};
+    use super::super::bank::Coefs;
+    use super::super::limits::MODES;
     use std::arch::x86_64::*;
 
     const V: usize = MODES / 4;

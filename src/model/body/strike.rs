@@ -7,8 +7,7 @@
 //! excitation at the strike position that the one-way body drives the mode with
 //! ([`mode_shape`]), so a mode the one-way body hears loudly pushes back hard.
 
-use super::BAND_LIMIT;
-use super::MODES;
+use super::limits::{BAND_LIMIT, MODES};
 use super::modes::{BodySettings, BodyType, decay_t60, mode_shape, plate_modes};
 
 /// One mode at the strike point.
