@@ -2,15 +2,12 @@
 //! damping phase, by the exponential integrator ETDRK4 under step control (see
 //! [`super`]).
 
-use super::{LoadExit, MAX_STEPS, Scaled, State};
+use super::outcome::LoadExit;
+use super::solve::{MAX_STEPS, Scaled, State};
 
 /// `μ v_in` above which a creep out of the wall may be handed to the exponential
 /// integrator ([`Scaled::creep`]): below, DOP853's stability never limits it much.
 const CREEP_DAMPING: f64 = 10.0;
-/// The stiffness of the creep ahead ([`Scaled::creep_ahead`]) at which DOP853 hands it
-/// over, and at which it takes it back (near the wall, where the slow manifold stops
-/// attracting and the exit itself is resolved).
-pub(super) const CREEP_ENTER: f64 = 50.0;
 const CREEP_LEAVE: f64 = 20.0;
 /// The creep's step tolerance on `u` and `u'` (widened by `μ v_in/10` as [`TOL`](super::TOL)).
 const CREEP_TOL: f64 = 1e-9;
@@ -24,7 +21,6 @@ const CREEP_TOL: f64 = 1e-9;
 const CREEP_TIME_TOL: f64 = 1e-6;
 /// Most steps of one creep, and most creeps of one contact.
 const CREEP_MAX: u32 = 200;
-pub(super) const CREEP_ENTRIES: u32 = 4;
 
 /// How a creep ([`Scaled::creep`]) ended.
 enum Creep {

@@ -1,7 +1,8 @@
 //! The Dormand–Prince 8(5,3) pair that integrates seed 001's eq (6) in
 //! [`super::exit`], and the location of the return to the wall inside a step.
 
-use super::{LoadExit, Scaled, State};
+use super::outcome::LoadExit;
+use super::solve::{Scaled, State};
 
 /// Stages of the Dormand–Prince 8(5,3) pair (DOP853: Hairer, Nørsett & Wanner, *Solving
 /// Ordinary Differential Equations I*, 2nd ed., II.5 and II.10, and their code

@@ -1,7 +1,7 @@
 //! The per-contact state of gravity during contact kept by `Impact`: the load, the
 //! trap and the settling of a mass that cannot leave, and the energy balance.
 
-use super::{LoadExit, x_rest};
+use super::outcome::{LoadExit, x_rest};
 use crate::model::contact::Contact;
 
 /// Damping ratio of the settling of a trapped mass: a documented rule, not seed 001's
