@@ -16,3 +16,9 @@ Steel ball on a plate|3
 Bell strike|3
 Rattle in a wooden box|0.25
 LIST
+# What two-way coupling changes: the hammer preset on its thin bar, and on a rigid wall.
+"$rebound" render --preset "Hammer on a thin bar" --note 60 --velocity 127 --duration 1 \
+  --bits 24 --out assets/examples/hammer-on-a-thin-bar.wav --plot assets/examples/hammer-on-a-thin-bar.png
+"$rebound" render --preset "Hammer on a thin bar" --note 60 --velocity 127 --duration 1 \
+  --coupling rigid --bits 24 --out assets/examples/hammer-on-a-thin-bar-rigid.wav \
+  --plot assets/examples/hammer-on-a-thin-bar-rigid.png
