@@ -36,7 +36,7 @@ BUNDLE="$TARGET/bundled/Rebound.vst3"
 if [[ ! -x .venv/bin/python ]]; then
   python3 -m venv .venv
 fi
-.venv/bin/pip install -q pedalboard mido numpy pillow
+.venv/bin/pip install -q pedalboard mido numpy pillow scipy
 
 export REBOUND_VST3="$BUNDLE"
 echo "== audio in pedalboard"

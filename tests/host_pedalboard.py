@@ -3,7 +3,9 @@ instrument whose parameters carry the names and units of the product, it renders
 to non-silent, finite audio that starts at the note's time and changes with Hardness,
 (with --editor) its editor opens in a real X window and is not blank, and (with
 --presets) every factory preset set through the host's parameters survives the host's
-save and reload bit for bit.
+save and reload bit for bit, and sounds through the VST3 as `rebound presets --measure`
+says: the same loudness (BS.1770 momentary maximum) and true peak, within the
+presets' promises, and the bar, plate and bell presets' stereo image.
 
 Run through scripts/host_tests.sh, which builds the bundle and the venv.
 """
@@ -134,6 +136,101 @@ def preset_tests():
               f"{preset['name']}: the reloaded instance renders the same audio, bit for bit")
 
 
+
+# ITU-R BS.1770-4's K-weighting at 48 kHz: the pre-filter (a high shelf) and the RLB
+# high-pass, as biquads (b, a).
+K_SHELF = ([1.53512485958697, -2.69169618940638, 1.19839281085285],
+           [1.0, -1.69065929318241, 0.73248077421585])
+K_HIGHPASS = ([1.0, -2.0, 1.0], [1.0, -1.99004745483398, 0.99007225036621])
+
+
+def momentary_max(y):
+    """The largest BS.1770 momentary loudness (400 ms windows, every 100 ms), LUFS."""
+    from scipy.signal import lfilter
+    k = lfilter(*K_HIGHPASS, lfilter(*K_SHELF, y, axis=-1), axis=-1)
+    block = FS // 10
+    n = k.shape[-1] // block
+    energy = (k[:, : n * block] ** 2).reshape(k.shape[0], n, block).mean(axis=-1).sum(axis=0)
+    windows = [energy[i - 3 : i + 1].mean() for i in range(3, n)]
+    return -0.691 + 10 * np.log10(max(max(windows), 1e-30))
+
+
+def true_peak_db(y):
+    """The peak of the signal oversampled four times, dBTP."""
+    from scipy.signal import resample_poly
+    return 20 * np.log10(max(np.max(np.abs(resample_poly(y, 4, 1, axis=-1))), 1e-30))
+
+
+def cli_measure():
+    """`rebound presets --measure`: name -> (momentary max, true peak, correlation at
+    Width 100 %)."""
+    out = subprocess.run([CLI, "presets", "--measure"], check=True,
+                         capture_output=True, text=True).stdout
+    rows = {}
+    for line in out.splitlines()[2:]:
+        parts = line.split()
+        if len(parts) < 7:
+            continue
+        try:
+            m, _, tp, _, w100, _ = (float(x) for x in parts[-6:])
+        except ValueError:
+            continue
+        rows[" ".join(parts[:-6])] = (m, tp, w100)
+    return rows
+
+
+def measure_tests():
+    """Every factory preset through the VST3, note 60 at velocity 127, 2 s: its
+    loudness and true peak as the CLI measures them (to 0.3 dB), the presets' promises
+    (−23 LUFS ±1.5 LU momentary maximum unless held by the −1 dBTP cap), and at Width
+    100 % the bar, plate and bell presets' L/R correlation at most 0.8 over the first
+    second, the mono sum losing under 3 dB."""
+    import json
+
+    out = subprocess.run([CLI, "presets", "--json", "--host", "--values"], check=True,
+                         capture_output=True, text=True).stdout
+    presets = [p for p in json.loads(out) if p["source"] == "factory"]
+    cli = cli_measure()
+    check(len(cli) >= len(presets), f"the CLI measured {len(cli)} presets")
+    m = pedalboard.load_plugin(BUNDLE)
+    by_name = {host_name(v, k): v for k, v in m.parameters.items()}
+    width = next(v for k, v in m.parameters.items() if host_name(v, k) == "Width")
+    for preset in presets:
+        name = preset["name"]
+        for h in preset["host"]:
+            if h["name"] in by_name:
+                by_name[h["name"]].raw_value = h["normalized"]
+        render(m, t=0.0, dur=0.1)  # the body settings' glide from the last preset
+        y = render(m, t=0.0, dur=2.0)
+        lufs, tp = momentary_max(y), true_peak_db(y)
+        if name not in cli:
+            check(False, f"{name}: measured by the CLI")
+            continue
+        c_lufs, c_tp, c_w100 = cli[name]
+        # A preset that varies its bounces or hits draws them from the note's place in
+        # the sequence, which here follows the notes played before: its figures may move
+        # a little from the CLI's first note (the promises below still hold).
+        varied = any(preset["params"].get(k, 0) > 0 for k in ("irregularity", "humanize"))
+        tol, c_tol = (1.0, 0.05) if varied else (0.3, 0.02)
+        check(abs(lufs - c_lufs) <= tol and abs(tp - c_tp) <= tol,
+              f"{name}: through the VST3 {lufs:.1f} LUFS, {tp:.2f} dBTP; the CLI {c_lufs:.1f}, {c_tp:.2f}")
+        held = tp >= -1.5
+        check(abs(lufs + 23.0) <= 1.5 or (held and lufs < -23.0),
+              f"{name}: at -23 LUFS ±1.5 LU or held by the true-peak cap ({lufs:.1f} LUFS, {tp:.2f} dBTP)")
+        check(tp <= -0.9, f"{name}: true peak at most -1 dBTP ({tp:.2f}, 0.1 dB for the oversampler)")
+        body = preset["params"].get("body", "bar")
+        if body in ("bar", "plate", "bell"):
+            w = width.raw_value
+            width.raw_value = 1.0
+            render(m, t=0.0, dur=0.1)
+            s = render(m, t=0.0, dur=1.0)
+            width.raw_value = w
+            corr = float(np.corrcoef(s[0], s[1])[0, 1])
+            louder = max(np.sum(s[0] ** 2), np.sum(s[1] ** 2))
+            mono_db = 10 * np.log10(np.sum(((s[0] + s[1]) / 2) ** 2) / louder)
+            check(corr <= 0.8 and abs(corr - c_w100) <= c_tol and mono_db > -3.0,
+                  f"{name}: at Width 100 % L/R correlation {corr:.3f} (the CLI {c_w100:.3f}), mono sum {mono_db:.2f} dB")
+
 def editor_test(out_png):
     """Opens the editor under the already-running X server, screenshots the root."""
     p = pedalboard.load_plugin(BUNDLE)
@@ -167,6 +264,7 @@ if __name__ == "__main__":
         editor_test(sys.argv[sys.argv.index("--editor") + 1])
     elif "--presets" in sys.argv:
         preset_tests()
+        measure_tests()
     else:
         audio_tests()
     if failures:
