@@ -9,22 +9,12 @@
 //! - a strike the coupled step rule cannot take in a voice's budget plays the wall.
 
 use rebound::engine::level::TARGET_PEAK_DB;
-use rebound::engine::{Controls, Coupling, EngineParams, NoteSpec, Rendered, render};
-use rebound::model::body::BodyType;
+use rebound::engine::{Controls, Coupling, EngineParams, Rendered};
 
-fn strike(p: &EngineParams, fs: f64, seconds: f64) -> Rendered {
-    render(
-        p,
-        fs,
-        &[NoteSpec {
-            at: 10,
-            key: 60,
-            velocity: 1.0,
-            off: None,
-        }],
-        (seconds * fs) as usize,
-    )
-}
+#[path = "support/strike.rs"]
+mod strike;
+use rebound::model::body::BodyType;
+use strike::strike;
 
 fn two_way(body_mass: f64) -> EngineParams {
     EngineParams {

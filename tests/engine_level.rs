@@ -10,21 +10,11 @@
 
 use rebound::engine::level::TARGET_PEAK_DB;
 use rebound::engine::{Controls, EngineParams, NoteSpec, Rendered, render};
-use rebound::model::body::BodyType;
 
-fn strike(p: &EngineParams, fs: f64, seconds: f64) -> Rendered {
-    render(
-        p,
-        fs,
-        &[NoteSpec {
-            at: 10,
-            key: 60,
-            velocity: 1.0,
-            off: None,
-        }],
-        (seconds * fs) as usize,
-    )
-}
+#[path = "support/strike.rs"]
+mod strike;
+use rebound::model::body::BodyType;
+use strike::strike;
 
 /// The patch's own level: the peak of the mono fold-down (the stereo image lifts one
 /// channel's peak a little; engine_stereo bounds it).

@@ -23,6 +23,35 @@ fn patch(p: &rebound::plugin::Rebound) {
     set_plain(&params, "human", 0.4);
 }
 
+/// `notes` rendered for `total` samples by an offline plugin and by a real-time one
+/// whose level worker has made its tables, each with `set` applied: the real-time
+/// render is checked not to allocate.
+fn offline_and_realtime(
+    set: impl Fn(&rebound::plugin::Rebound),
+    notes: &[nice_plug::prelude::NoteEvent<()>],
+    total: usize,
+) -> (Vec<f32>, Vec<f32>) {
+    let mut offline = activated_in(FS, BLOCK as u32, ProcessMode::Offline);
+    assert!(!offline.engine().has_level_worker());
+    set(&offline);
+    // The same first block as the real-time plugin's below (the glides start alike).
+    render(&mut offline, BLOCK, BLOCK, &[]);
+    offline.reset();
+    let a = render(&mut offline, BLOCK, total, notes);
+
+    let mut realtime = activated_in(FS, BLOCK as u32, ProcessMode::Realtime);
+    assert!(realtime.engine().has_level_worker());
+    set(&realtime);
+    // The patch reaches the engine (and its worker) with the first block.
+    render(&mut realtime, BLOCK, BLOCK, &[]);
+    wait_ready(&mut realtime);
+    realtime.reset();
+    let before = alloc_violations();
+    let b = render(&mut realtime, BLOCK, total, notes);
+    assert_eq!(alloc_violations(), before, "process() allocated");
+    (a, b)
+}
+
 #[test]
 fn real_time_plays_what_offline_plays_once_its_tables_are_made() {
     let notes = [
@@ -31,24 +60,7 @@ fn real_time_plays_what_offline_plays_once_its_tables_are_made() {
         note_on(9000, 73, 0.4),
     ];
     let total = 24_000;
-    let mut offline = activated_in(FS, BLOCK as u32, ProcessMode::Offline);
-    assert!(!offline.engine().has_level_worker());
-    patch(&offline);
-    // The same first block as the real-time plugin's below (the glides start alike).
-    render(&mut offline, BLOCK, BLOCK, &[]);
-    offline.reset();
-    let a = render(&mut offline, BLOCK, total, &notes);
-
-    let mut realtime = activated_in(FS, BLOCK as u32, ProcessMode::Realtime);
-    assert!(realtime.engine().has_level_worker());
-    patch(&realtime);
-    // The patch reaches the engine (and its worker) with the first block.
-    render(&mut realtime, BLOCK, BLOCK, &[]);
-    wait_ready(&mut realtime);
-    realtime.reset();
-    let before = alloc_violations();
-    let b = render(&mut realtime, BLOCK, total, &notes);
-    assert_eq!(alloc_violations(), before, "process() allocated");
+    let (a, b) = offline_and_realtime(patch, &notes, total);
     assert!(a.iter().any(|x| x.abs() > 0.01), "silent");
     assert_eq!(first_difference(&a, &b, total), None);
 }
@@ -88,20 +100,7 @@ fn two_way_coupling_plays_in_real_time_without_allocating() {
     };
     let notes = [note_on(100, 48, 1.0), note_on(7000, 67, 0.6)];
     let total = 24_000;
-    let mut offline = activated_in(FS, BLOCK as u32, ProcessMode::Offline);
-    two_way(&offline);
-    render(&mut offline, BLOCK, BLOCK, &[]);
-    offline.reset();
-    let a = render(&mut offline, BLOCK, total, &notes);
-
-    let mut realtime = activated_in(FS, BLOCK as u32, ProcessMode::Realtime);
-    two_way(&realtime);
-    render(&mut realtime, BLOCK, BLOCK, &[]);
-    wait_ready(&mut realtime);
-    realtime.reset();
-    let before = alloc_violations();
-    let b = render(&mut realtime, BLOCK, total, &notes);
-    assert_eq!(alloc_violations(), before, "process() allocated");
+    let (a, b) = offline_and_realtime(two_way, &notes, total);
     assert!(a.iter().all(|x| x.is_finite()) && a.iter().any(|x| x.abs() > 0.01));
     assert_eq!(first_difference(&a, &b, total), None);
 }

@@ -147,6 +147,23 @@ fn bad_state() -> PluginState {
     }
 }
 
+/// Every parameter's plain value, as a host's saved state holds them.
+fn plain_values(params: &ReboundParams) -> BTreeMap<String, ParamValue> {
+    let mut values = BTreeMap::new();
+    for (id, ptr, _) in params.param_map() {
+        let v = unsafe {
+            match ptr {
+                ParamPtr::FloatParam(p) => ParamValue::F32((*p).unmodulated_plain_value()),
+                ParamPtr::IntParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
+                ParamPtr::BoolParam(p) => ParamValue::Bool((*p).unmodulated_plain_value()),
+                ParamPtr::EnumParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
+            }
+        };
+        values.insert(id, v);
+    }
+    values
+}
+
 #[test]
 fn malformed_state_loads_clamped_and_plays() {
     let mut p = activated(48000.0, 512);
@@ -196,18 +213,7 @@ fn valid_state_round_trips_through_the_filter() {
     set_norm(&pa, "k", 1.0);
     set_norm(&pa, "vmax", 1.0);
     set_norm(&pa, "gain", 0.0);
-    let mut params = BTreeMap::new();
-    for (id, ptr, _) in pa.param_map() {
-        let v = unsafe {
-            match ptr {
-                ParamPtr::FloatParam(p) => ParamValue::F32((*p).unmodulated_plain_value()),
-                ParamPtr::IntParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
-                ParamPtr::BoolParam(p) => ParamValue::Bool((*p).unmodulated_plain_value()),
-                ParamPtr::EnumParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
-            }
-        };
-        params.insert(id, v);
-    }
+    let params = plain_values(&pa);
     let state = PluginState {
         version: String::new(),
         params,
@@ -236,18 +242,7 @@ fn coupling_and_body_mass_save_and_reload() {
     let pa = a.rebound_params();
     set_norm(&pa, "coupling", 1.0);
     set_norm(&pa, "bmass", 0.2);
-    let mut params = BTreeMap::new();
-    for (id, ptr, _) in pa.param_map() {
-        let v = unsafe {
-            match ptr {
-                ParamPtr::FloatParam(p) => ParamValue::F32((*p).unmodulated_plain_value()),
-                ParamPtr::IntParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
-                ParamPtr::BoolParam(p) => ParamValue::Bool((*p).unmodulated_plain_value()),
-                ParamPtr::EnumParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
-            }
-        };
-        params.insert(id, v);
-    }
+    let mut params = plain_values(&pa);
     let state = |params: BTreeMap<String, ParamValue>| PluginState {
         version: String::new(),
         params,
