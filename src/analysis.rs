@@ -57,3 +57,25 @@ pub fn spectrum_db(samples: &[f32], fs: f64) -> Vec<[f64; 2]> {
         })
         .collect()
 }
+
+/// Power spectrum `|X_k|²` of `x` (no window, zero-padded to a power of two), bins
+/// `0..=N/2`, and the bin width in Hz.
+pub fn power_spectrum(x: &[f32], fs: f64) -> (Vec<f64>, f64) {
+    let n = x.len().next_power_of_two().max(2);
+    let mut re: Vec<f64> = x.iter().map(|&s| s as f64).collect();
+    re.resize(n, 0.0);
+    let mut im = vec![0.0; n];
+    fft(&mut re, &mut im);
+    let p = (0..=n / 2).map(|k| re[k] * re[k] + im[k] * im[k]).collect();
+    (p, fs / n as f64)
+}
+
+/// Spectral centroid of `x`, Hz: `Σ f |X|² / Σ |X|²` (0 for silence).
+pub fn centroid(x: &[f32], fs: f64) -> f64 {
+    let (p, df) = power_spectrum(x, fs);
+    let (num, den) = p
+        .iter()
+        .enumerate()
+        .fold((0.0, 0.0), |a, (k, v)| (a.0 + k as f64 * df * v, a.1 + v));
+    if den > 0.0 { num / den } else { 0.0 }
+}

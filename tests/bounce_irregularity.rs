@@ -5,7 +5,9 @@
 //! - above 0 its bounce intervals vary: the ratio of each interval to the one before
 //!   spreads by at least 0.02 (standard deviation) at 30 %, where the exact chain's
 //!   ratios spread by the sample grid's rounding alone;
-//! - the same Seed gives the same train and render, another Seed another.
+//! - the same Seed gives the same train and render, another Seed another, and a
+//!   host's reset starts the trains over;
+//! - every factory preset that sets Irregularity spreads its ratios by 0.02 or more.
 
 use rebound::engine::{EngineParams, NoteSpec, render};
 use rebound::model::{BounceSample, Bouncer, Irregularity};
@@ -108,4 +110,64 @@ fn irregularity_varies_the_intervals_reproducibly() {
     let other = render(&EngineParams { seed: 2.0, ..q }, 48_000.0, &note, 48_000);
     assert_eq!(a.left, again.left);
     assert_ne!(a.left, other.left);
+}
+
+/// A host's reset (a new playback, an export) starts the trains over: after it the same
+/// notes bounce as they did the first time, as a fresh instance would play them.
+#[test]
+fn a_reset_replays_the_same_trains() {
+    use rebound::engine::Engine;
+    let p = EngineParams {
+        irregularity: 0.5,
+        ..ball()
+    };
+    let play = |e: &mut Engine| {
+        e.note_on(60, 1.0, 0, None);
+        let (mut l, mut r) = (vec![0f32; 48_000], vec![0f32; 48_000]);
+        e.render(&mut l, &mut r);
+        l
+    };
+    let mut e = Engine::new(48_000.0);
+    e.set_params(&p);
+    e.set_sample_rate(48_000.0);
+    e.prepare_levels([60]);
+    let first = play(&mut e);
+    let second = play(&mut e);
+    assert_ne!(first, second, "a second note bounces its own way");
+    e.reset();
+    assert_eq!(
+        play(&mut e),
+        first,
+        "after a reset the first note's train again"
+    );
+}
+
+/// The factory presets that set Irregularity vary their trains by the same measure:
+/// the first thirteen intervals' successive ratios spread by at least 0.02.
+#[test]
+fn the_bouncing_presets_bounce_irregularly() {
+    let mut n = 0;
+    for p in rebound::preset::factory()
+        .iter()
+        .filter(|p| p.params.irregularity > 0.0)
+    {
+        let note = [NoteSpec {
+            at: 0,
+            key: 60,
+            velocity: 1.0,
+            off: None,
+        }];
+        let force = render(&p.params, 48_000.0, &note, 4 * 48_000).force;
+        let onsets: Vec<f64> = (0..force.len())
+            .filter(|&i| force[i] != 0.0 && (i == 0 || force[i - 1] == 0.0))
+            .map(|i| i as f64)
+            .collect();
+        let iv: Vec<f64> = onsets.windows(2).map(|w| w[1] - w[0]).take(13).collect();
+        let r: Vec<f64> = iv.windows(2).map(|w| w[1] / w[0]).collect();
+        let s = spread(&r);
+        eprintln!("{}: {} intervals, ratio spread {s:.3}", p.name, iv.len());
+        assert!(iv.len() >= 5 && s >= 0.02, "{}: {s:.4}", p.name);
+        n += 1;
+    }
+    assert!(n >= 4, "{n} presets with Irregularity");
 }

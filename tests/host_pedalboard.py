@@ -5,7 +5,8 @@ to non-silent, finite audio that starts at the note's time and changes with Hard
 --presets) every factory preset set through the host's parameters survives the host's
 save and reload bit for bit, and sounds through the VST3 as `rebound presets --measure`
 says: the same loudness (BS.1770 momentary maximum) and true peak, within the
-presets' promises, and the bar, plate and bell presets' stereo image.
+presets' promises, and the bar, plate and bell presets' stereo image; and it plays
+as the CLI's playing figures say (`host_playing.py`).
 
 Run through scripts/host_tests.sh, which builds the bundle and the venv.
 """
@@ -18,6 +19,8 @@ import time
 import mido
 import numpy as np
 import pedalboard
+
+from host_measures import momentary_max, true_peak_db
 
 BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
 FS = 48000
@@ -137,49 +140,19 @@ def preset_tests():
 
 
 
-# ITU-R BS.1770-4's K-weighting at 48 kHz: the pre-filter (a high shelf) and the RLB
-# high-pass, as biquads (b, a).
-K_SHELF = ([1.53512485958697, -2.69169618940638, 1.19839281085285],
-           [1.0, -1.69065929318241, 0.73248077421585])
-K_HIGHPASS = ([1.0, -2.0, 1.0], [1.0, -1.99004745483398, 0.99007225036621])
-
-
-def momentary_max(y):
-    """The largest BS.1770 momentary loudness (400 ms windows, every 100 ms), LUFS."""
-    from scipy.signal import lfilter
-    k = lfilter(*K_HIGHPASS, lfilter(*K_SHELF, y, axis=-1), axis=-1)
-    block = FS // 10
-    n = k.shape[-1] // block
-    energy = (k[:, : n * block] ** 2).reshape(k.shape[0], n, block).mean(axis=-1).sum(axis=0)
-    windows = [energy[i - 3 : i + 1].mean() for i in range(3, n)]
-    return -0.691 + 10 * np.log10(max(max(windows), 1e-30))
-
-
-def true_peak_db(y):
-    """The peak of the signal oversampled four times, dBTP."""
-    from scipy.signal import resample_poly
-    return 20 * np.log10(max(np.max(np.abs(resample_poly(y, 4, 1, axis=-1))), 1e-30))
-
-
 def cli_measure():
-    """`rebound presets --measure`: name -> (momentary max, true peak, correlation at
-    Width 100 %)."""
-    out = subprocess.run([CLI, "presets", "--measure"], check=True,
-                         capture_output=True, text=True).stdout
-    rows = {}
-    for line in out.splitlines()[2:]:
-        parts = line.split()
-        if len(parts) < 7:
-            continue
-        try:
-            m, _, tp, _, w100, _ = (float(x) for x in parts[-6:])
-        except ValueError:
-            continue
-        rows[" ".join(parts[:-6])] = (m, tp, w100)
-    return rows
+    """`rebound presets --measure --json`: the presets' rows by name (momentary max,
+    true peak, correlation at Width 100 %) and the playing figures."""
+    import json
+
+    out = json.loads(subprocess.run([CLI, "presets", "--measure", "--json"], check=True,
+                                    capture_output=True, text=True).stdout)
+    rows = {r["name"]: (r["momentary_max"], r["true_peak_db"], r["correlation_width_100"])
+            for r in out["presets"]}
+    return rows, out["playing"]
 
 
-def measure_tests():
+def measure_tests(m, cli):
     """Every factory preset through the VST3, note 60 at velocity 127, 2 s: its
     loudness and true peak as the CLI measures them (to 0.3 dB), the presets' promises
     (−23 LUFS ±1.5 LU momentary maximum unless held by the −1 dBTP cap), and at Width
@@ -190,9 +163,7 @@ def measure_tests():
     out = subprocess.run([CLI, "presets", "--json", "--host", "--values"], check=True,
                          capture_output=True, text=True).stdout
     presets = [p for p in json.loads(out) if p["source"] == "factory"]
-    cli = cli_measure()
     check(len(cli) >= len(presets), f"the CLI measured {len(cli)} presets")
-    m = pedalboard.load_plugin(BUNDLE)
     by_name = {host_name(v, k): v for k, v in m.parameters.items()}
     width = next(v for k, v in m.parameters.items() if host_name(v, k) == "Width")
     for preset in presets:
@@ -264,7 +235,13 @@ if __name__ == "__main__":
         editor_test(sys.argv[sys.argv.index("--editor") + 1])
     elif "--presets" in sys.argv:
         preset_tests()
-        measure_tests()
+        from host_playing import playing_tests
+
+        rows, playing = cli_measure()
+        m = pedalboard.load_plugin(BUNDLE)
+        playing_tests(m, playing, "default", check, CLI)
+        measure_tests(m, rows)
+        playing_tests(m, playing, "presets", check, CLI)
     else:
         audio_tests()
     if failures:

@@ -52,6 +52,8 @@ pub struct Engine {
     /// Body settings after smoothing (control rate), handed to the voices.
     body_params: EngineParams,
     voices: Box<[Voice; SLOTS]>,
+    /// Note-ons since the last reset: the voices' age (the oldest is stolen first) and
+    /// each train's irregularity seed.
     now: u64,
     control: u32,
     output: OutputStage,
@@ -196,6 +198,8 @@ impl Engine {
         // The zones are the controller's set-up and stay; their bends are expression.
         self.zone_bend = [0.0; 2];
         self.humanizer.reset();
+        // A new playback or export bounces each train as the last one did.
+        self.now = 0;
         self.n_terminated = 0;
         self.tracer.slot = None;
     }

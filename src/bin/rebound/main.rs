@@ -8,6 +8,7 @@ mod coupled;
 mod float;
 mod limits;
 mod measure;
+mod measure_play;
 mod midi;
 mod paper;
 mod param_args;

@@ -6,6 +6,7 @@
 use rebound::engine::{EngineParams, NoteSpec, Rendered, render};
 use rebound::loudness::{Loudness, correlation, measure};
 use rebound::preset::Preset;
+use serde::Serialize;
 
 /// The rate, key, velocity and length of the measured note.
 const FS: f64 = 48_000.0;
@@ -49,34 +50,67 @@ fn mono_loss_db(r: &Rendered) -> f64 {
     20.0 * (rms(&r.mono()) / louder).log10()
 }
 
-/// The table: one row per preset, then the loudness span. Renders on every core.
-pub fn table(all: &[&Preset]) -> String {
-    let default = Preset {
+/// The default patch, measured first as the presets' reference.
+fn with_default<'a>(all: &[&'a Preset], default: &'a Preset) -> Vec<&'a Preset> {
+    std::iter::once(default)
+        .chain(all.iter().copied())
+        .collect()
+}
+
+fn default_preset() -> Preset {
+    Preset {
         name: "(default patch)".into(),
         category: String::new(),
         description: String::new(),
         params: EngineParams::default(),
-    };
-    let all: Vec<&Preset> = std::iter::once(&default)
-        .chain(all.iter().copied())
+    }
+}
+
+/// One preset's figures, as `--measure --json` prints them.
+#[derive(Serialize)]
+struct RowJson<'a> {
+    name: &'a str,
+    momentary_max: f64,
+    integrated: f64,
+    true_peak_db: f64,
+    correlation: f64,
+    correlation_width_100: f64,
+    mono_loss_db: f64,
+}
+
+/// Every figure as JSON: `presets` (the default patch first), then the playing figures.
+pub fn json(all: &[&Preset]) -> Result<String, String> {
+    let default = default_preset();
+    let all = with_default(all, &default);
+    let rows = crate::common::par_map(&all, |p| measure_one(p));
+    let presets: Vec<RowJson> = all
+        .iter()
+        .zip(&rows)
+        .filter_map(|(p, m)| {
+            m.as_ref().map(|(l, c, cw, loss)| RowJson {
+                name: &p.name,
+                momentary_max: l.momentary_max,
+                integrated: l.integrated,
+                true_peak_db: l.true_peak_db,
+                correlation: *c,
+                correlation_width_100: *cw,
+                mono_loss_db: *loss,
+            })
+        })
         .collect();
-    let all = &all[..];
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let rows = std::sync::Mutex::new(vec![None; all.len()]);
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    std::thread::scope(|s| {
-        for _ in 0..workers.min(all.len()) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(p) = all.get(i) else { break };
-                    let m = measure_one(p);
-                    rows.lock().unwrap_or_else(|e| e.into_inner())[i] = m;
-                }
-            });
-        }
-    });
-    let rows = rows.into_inner().unwrap_or_else(|e| e.into_inner());
+    let playing = crate::measure_play::playing(&all[1..]);
+    serde_json::to_string_pretty(&serde_json::json!({
+        "presets": presets,
+        "playing": playing,
+    }))
+    .map_err(|e| e.to_string())
+}
+
+/// The table: one row per preset, then the loudness span, then the playing figures.
+pub fn table(all: &[&Preset]) -> String {
+    let default = default_preset();
+    let all = with_default(all, &default);
+    let rows = crate::common::par_map(&all, |p| measure_one(p));
     let w = all
         .iter()
         .map(|p| p.name.chars().count())
@@ -109,5 +143,5 @@ pub fn table(all: &[&Preset]) -> String {
             hi - lo
         );
     }
-    out
+    out + &crate::measure_play::text(&crate::measure_play::playing(&all[1..]))
 }

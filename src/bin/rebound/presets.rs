@@ -17,9 +17,11 @@ pub struct PresetsArgs {
           help = flag("With --json: every plugin parameter's host name and normalised value \
               (0-1) for the preset, as a host test sets them"))]
     host: bool,
-    #[arg(long, conflicts_with = "json",
+    #[arg(long, conflicts_with_all = ["values", "host"],
           help = flag("Render every preset (note 60, velocity 127) and print its maximum \
-              momentary and integrated loudness (BS.1770), true peak and L/R correlation"))]
+              momentary and integrated loudness (BS.1770), true peak and L/R correlation, \
+              then the default patch across the keyboard, chord peaks, velocity's \
+              brightening and the bounce trains' irregularity (with --json: as JSON)"))]
     measure: bool,
 }
 
@@ -60,6 +62,14 @@ fn all() -> Vec<(Preset, &'static str)> {
 
 pub fn cmd_presets(a: &PresetsArgs) -> Result<String, String> {
     let all = all();
+    if a.measure {
+        let presets: Vec<&Preset> = all.iter().map(|(p, _)| p).collect();
+        return if a.json {
+            crate::measure::json(&presets)
+        } else {
+            Ok(crate::measure::table(&presets))
+        };
+    }
     if a.json {
         let rows: Vec<PresetJson> = all
             .iter()
@@ -82,10 +92,6 @@ pub fn cmd_presets(a: &PresetsArgs) -> Result<String, String> {
             })
             .collect();
         return serde_json::to_string_pretty(&rows).map_err(|e| e.to_string());
-    }
-    if a.measure {
-        let presets: Vec<&Preset> = all.iter().map(|(p, _)| p).collect();
-        return Ok(crate::measure::table(&presets));
     }
     let w = all
         .iter()
