@@ -4,7 +4,8 @@
 //! correction, exit target) are in the Physics view ([`solver`]).
 
 use super::widgets::{choice, combo, group, slider, toggle};
-use crate::params::{ControlsChoice, DampingChoice, ReboundParams};
+use crate::engine::Controls;
+use crate::params::{DampingChoice, ReboundParams};
 use nice_plug::prelude::*;
 
 /// Narrowest a column of groups gets before the groups stack in one column.
@@ -32,7 +33,7 @@ pub fn controls(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter) {
 fn left_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
     group(ui, "Striker: what hits", w, |ui| {
         choice(ui, &p.striker.controls, "controls", s);
-        if p.striker.controls.value() == ControlsChoice::Playable {
+        if p.striker.controls.value() == Controls::Playable {
             slider(ui, &p.striker.hardness, "hard", s);
             slider(ui, &p.striker.restitution, "rest", s);
         } else {

@@ -99,6 +99,10 @@ pub enum Controls {
     Expert,
 }
 
+impl Controls {
+    pub const ALL: [Controls; 2] = [Controls::Playable, Controls::Expert];
+}
+
 /// The parameter the mod wheel moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ModWheel {

@@ -3,9 +3,12 @@
 //! own, so nesting changes nothing a session saved.
 
 use super::build::{number_param, poly_param, spec_of};
-use super::choices::*;
+use super::choices::DampingChoice;
 use crate::engine::EngineParams;
 use crate::engine::expression::PolyTarget;
+use crate::engine::{Controls, Coupling, ModWheel, NoteOff};
+use crate::model::body::BodyType;
+use crate::model::{ClampTarget, Correction, Method};
 use nice_plug::prelude::*;
 
 /// What strikes: the contact law's controls and the striker's mass.
@@ -13,7 +16,7 @@ use nice_plug::prelude::*;
 pub struct StrikerParams {
     /// Hardness & Bounciness, or the expert Stiffness & Damping.
     #[id = "controls"]
-    pub controls: EnumParam<ControlsChoice>,
+    pub controls: EnumParam<Controls>,
     /// Contact time at the max strike speed (eq 9 inverted to `k`).
     #[id = "hard"]
     pub hardness: FloatParam,
@@ -40,7 +43,7 @@ pub struct StrikerParams {
 impl StrikerParams {
     pub(super) fn new(_: &EngineParams) -> Self {
         Self {
-            controls: EnumParam::new("Contact controls", ControlsChoice::Playable),
+            controls: EnumParam::new("Contact controls", Controls::Playable),
             hardness: poly_param(PolyTarget::Hardness),
             stiffness: number_param("k"),
             alpha: number_param("alpha"),
@@ -115,7 +118,7 @@ pub struct KeyReleaseParams {
     /// What releasing the key does: Ring on (a struck object does not stop), or Damp it
     /// like a hand on it (no further bounces, the body dies away over Release).
     #[id = "noteoff"]
-    pub note_off: EnumParam<NoteOffChoice>,
+    pub note_off: EnumParam<NoteOff>,
     /// Damp mode: time for the body to fall 60 dB after the key is released.
     #[id = "release"]
     pub release: FloatParam,
@@ -124,7 +127,7 @@ pub struct KeyReleaseParams {
 impl KeyReleaseParams {
     pub(super) fn new(_: &EngineParams) -> Self {
         Self {
-            note_off: EnumParam::new("Note off", NoteOffChoice::Ring),
+            note_off: EnumParam::new("Note off", NoteOff::Ring),
             release: number_param("release"),
         }
     }
@@ -134,7 +137,7 @@ impl KeyReleaseParams {
 #[derive(Params)]
 pub struct BodyParams {
     #[id = "body"]
-    pub body: EnumParam<BodyChoice>,
+    pub body: EnumParam<BodyType>,
     /// Fundamental at middle C; key tracking moves it with the note.
     #[id = "bfreq"]
     pub body_freq: FloatParam,
@@ -155,7 +158,7 @@ pub struct BodyParams {
     pub mix: FloatParam,
     /// What the striker meets: a rigid wall, or the body's surface moving under it.
     #[id = "coupling"]
-    pub coupling: EnumParam<CouplingChoice>,
+    pub coupling: EnumParam<Coupling>,
     /// Two-way coupling: the body's mass (latched at each strike).
     #[id = "bmass"]
     pub body_mass: FloatParam,
@@ -164,14 +167,14 @@ pub struct BodyParams {
 impl BodyParams {
     pub(super) fn new(_: &EngineParams) -> Self {
         Self {
-            body: EnumParam::new("Body", BodyChoice::Bar),
+            body: EnumParam::new("Body", BodyType::Bar),
             body_freq: poly_param(PolyTarget::BodyPitch),
             key_track: number_param("ktrack"),
             t60: number_param("t60"),
             brightness: number_param("bright"),
             position: poly_param(PolyTarget::Position),
             mix: number_param("mix"),
-            coupling: EnumParam::new("Coupling", CouplingChoice::Rigid),
+            coupling: EnumParam::new("Coupling", Coupling::Rigid),
             body_mass: number_param("bmass"),
         }
     }
@@ -226,7 +229,7 @@ pub struct VariationParams {
     pub seed: FloatParam,
     /// What the mod wheel moves, and how far.
     #[id = "mwheel"]
-    pub mod_wheel: EnumParam<ModWheelChoice>,
+    pub mod_wheel: EnumParam<ModWheel>,
     #[id = "mwamt"]
     pub mod_depth: FloatParam,
     /// Pitch-bend range of the body (48 semitones for MPE).
@@ -239,7 +242,7 @@ impl VariationParams {
         Self {
             humanize: number_param("human"),
             seed: number_param("seed"),
-            mod_wheel: EnumParam::new("Mod wheel", ModWheelChoice::Off),
+            mod_wheel: EnumParam::new("Mod wheel", ModWheel::Off),
             mod_depth: number_param("mwamt"),
             bend_range: number_param("bend"),
         }
@@ -250,20 +253,20 @@ impl VariationParams {
 #[derive(Params)]
 pub struct SolverParams {
     #[id = "method"]
-    pub integrator: EnumParam<IntegratorChoice>,
+    pub integrator: EnumParam<Method>,
     #[id = "corr"]
-    pub correction: EnumParam<CorrectionChoice>,
+    pub correction: EnumParam<Correction>,
     /// What the clamp sets at detachment: eq (7) or the exact root of eq (6).
     #[id = "clamp"]
-    pub clamp_target: EnumParam<ClampChoice>,
+    pub clamp_target: EnumParam<ClampTarget>,
 }
 
 impl SolverParams {
     pub(super) fn new(_: &EngineParams) -> Self {
         Self {
-            integrator: EnumParam::new("Integrator", IntegratorChoice::Verlet),
-            correction: EnumParam::new("Correction", CorrectionChoice::Both),
-            clamp_target: EnumParam::new("Exit target", ClampChoice::Exact),
+            integrator: EnumParam::new("Integrator", Method::Verlet),
+            correction: EnumParam::new("Correction", Correction::Both),
+            clamp_target: EnumParam::new("Exit target", ClampTarget::Exact),
         }
     }
 }

@@ -15,27 +15,27 @@ fn at<T: Copy>(all: &[T], i: usize) -> T {
     all[i.min(all.len() - 1)]
 }
 
-/// Every parameter with named choices.
+/// Every parameter with named choices: the one place each choice is declared. The
+/// plugin's choice parameters read their names and saved ids from here, and the
+/// engine's types give the order (`ALL`).
 pub const CHOICES: [ChoiceSpec; 11] = [
     ChoiceSpec {
         id: "controls",
         name: "Contact controls",
         cli: "controls",
         choices: &["playable", "expert"],
-        get: |p| usize::from(p.controls == Controls::Expert),
-        set: |p, i| {
-            p.controls = if i >= 1 {
-                Controls::Expert
-            } else {
-                Controls::Playable
-            }
-        },
+        names: &["Hardness & Bounciness", "Stiffness & Damping"],
+        saved: None,
+        get: |p| index_of(&Controls::ALL, &p.controls),
+        set: |p, i| p.controls = at(&Controls::ALL, i),
     },
     ChoiceSpec {
         id: "dmode",
         name: "Damping from",
         cli: "damping-from",
         choices: &["mu", "restitution"],
+        names: &["Contact damping", "Bounciness"],
+        saved: None,
         get: |p| usize::from(p.from_restitution),
         set: |p, i| p.from_restitution = i >= 1,
     },
@@ -44,6 +44,8 @@ pub const CHOICES: [ChoiceSpec; 11] = [
         name: "Integrator",
         cli: "method",
         choices: &["verlet", "heun", "rk4", "am1"],
+        names: &["Verlet", "Heun", "RK4", "AM1"],
+        saved: None,
         get: |p| index_of(&Method::ALL, &p.method),
         set: |p, i| p.method = at(&Method::ALL, i),
     },
@@ -52,6 +54,8 @@ pub const CHOICES: [ChoiceSpec; 11] = [
         name: "Correction",
         cli: "correction",
         choices: &["none", "hybrid", "clamp", "both"],
+        names: &["Off", "Shape", "Exit speed", "Both"],
+        saved: None,
         get: |p| index_of(&Correction::ALL, &p.correction),
         set: |p, i| p.correction = at(&Correction::ALL, i),
     },
@@ -60,6 +64,8 @@ pub const CHOICES: [ChoiceSpec; 11] = [
         name: "Exit target",
         cli: "clamp-target",
         choices: &["approx", "exact"],
+        names: &["Approximate", "Exact"],
+        saved: None,
         get: |p| index_of(&ClampTarget::ALL, &p.clamp_target),
         set: |p, i| p.clamp_target = at(&ClampTarget::ALL, i),
     },
@@ -68,6 +74,8 @@ pub const CHOICES: [ChoiceSpec; 11] = [
         name: "Bouncing",
         cli: "bouncing",
         choices: &["off", "on"],
+        names: &["Off", "On"],
+        saved: None,
         get: |p| usize::from(p.bouncing),
         set: |p, i| p.bouncing = i >= 1,
     },
@@ -76,6 +84,8 @@ pub const CHOICES: [ChoiceSpec; 11] = [
         name: "Gravity in contact",
         cli: "gravity-in-contact",
         choices: &["off", "on"],
+        names: &["Off", "On"],
+        saved: None,
         get: |p| usize::from(p.gravity_in_contact),
         set: |p, i| p.gravity_in_contact = i >= 1,
     },
@@ -84,6 +94,8 @@ pub const CHOICES: [ChoiceSpec; 11] = [
         name: "Body",
         cli: "body",
         choices: &["none", "bar", "plate", "membrane", "bell", "wood"],
+        names: &["None", "Bar", "Plate", "Membrane", "Bell", "Wood block"],
+        saved: None,
         get: |p| index_of(&BodyType::ALL, &p.body),
         set: |p, i| p.body = at(&BodyType::ALL, i),
     },
@@ -92,6 +104,8 @@ pub const CHOICES: [ChoiceSpec; 11] = [
         name: "Note off",
         cli: "note-off",
         choices: &["ring", "damp"],
+        names: &["Ring", "Damp"],
+        saved: None,
         get: |p| index_of(&NoteOff::ALL, &p.note_off),
         set: |p, i| p.note_off = at(&NoteOff::ALL, i),
     },
@@ -100,6 +114,8 @@ pub const CHOICES: [ChoiceSpec; 11] = [
         name: "Coupling",
         cli: "coupling",
         choices: &["rigid", "two-way"],
+        names: &["Rigid wall", "Two-way"],
+        saved: Some(&["rigid", "twoway"]),
         get: |p| index_of(&Coupling::ALL, &p.coupling),
         set: |p, i| p.coupling = at(&Coupling::ALL, i),
     },
@@ -116,6 +132,16 @@ pub const CHOICES: [ChoiceSpec; 11] = [
             "decay",
             "brightness",
         ],
+        names: &[
+            "Off",
+            "Hardness",
+            "Bounciness",
+            "Strike position",
+            "Body pitch",
+            "Decay",
+            "Brightness",
+        ],
+        saved: None,
         get: |p| index_of(&ModWheel::ALL, &p.mod_wheel),
         set: |p, i| p.mod_wheel = at(&ModWheel::ALL, i),
     },

@@ -55,6 +55,11 @@ pub struct ChoiceSpec {
     /// The choices as the command line (and preset files) spell them, in the
     /// plugin's order.
     pub choices: &'static [&'static str],
+    /// The same choices as a user reads them in a host and the editor.
+    pub names: &'static [&'static str],
+    /// The ids a saved session stores, where they differ from `choices` (never rename
+    /// one: a session saved with it would no longer find its choice).
+    pub saved: Option<&'static [&'static str]>,
     /// The index of the current choice, and setting it by index (out of range: the
     /// last).
     pub get: fn(&EngineParams) -> usize,
