@@ -37,14 +37,7 @@ fn chord(p: &EngineParams, keys: &[u8], vel: u8, seconds: f64) -> (Vec<f32>, Vec
 fn four_note_chords_at_velocity_100_stay_under_0_dbfs() {
     let p = EngineParams::default();
     let mut worst = f64::MIN;
-    for keys in [
-        [60, 64, 67, 72],
-        [48, 55, 60, 64],
-        [36, 43, 48, 52],
-        [72, 76, 79, 84],
-        [60, 62, 64, 65],
-        [57, 60, 64, 69],
-    ] {
+    for keys in rebound::engine::level::HEADROOM_CHORDS {
         let (l, r, e) = chord(&p, &keys, 100, 1.5);
         let m = measure(FS as u32, &l, &r).unwrap();
         eprintln!(

@@ -32,6 +32,16 @@ pub trait GainSource {
 pub const TARGET_PEAK_DB: f64 = -10.0;
 /// Peak of a full-velocity strike: [`TARGET_PEAK_DB`] as an amplitude.
 pub const TARGET_PEAK: f64 = 0.316_227_766_016_837_94;
+/// The four-note chords the headroom promise is measured on (velocity 100, default
+/// patch, under 0 dBFS): close and open voicings, low and high.
+pub const HEADROOM_CHORDS: [[u8; 4]; 6] = [
+    [60, 64, 67, 72],
+    [48, 55, 60, 64],
+    [36, 43, 48, 52],
+    [72, 76, 79, 84],
+    [60, 62, 64, 65],
+    [57, 60, 64, 69],
+];
 /// Longest calibration run, s: a contact longer than this is calibrated on its start.
 /// The run is played off the audio thread (see `levels`), so it can be long enough for
 /// a sub-audio body's four periods down to 4 Hz (a 20 Hz body tracked down the

@@ -5,6 +5,7 @@
 //! trains vary with Irregularity. The host tests measure the same through the VST3.
 
 use rebound::analysis::centroid;
+use rebound::engine::level::HEADROOM_CHORDS;
 use rebound::engine::{EngineParams, NoteSpec, Rendered, render};
 use rebound::loudness::measure;
 use rebound::preset::Preset;
@@ -15,15 +16,6 @@ const FS: f64 = 48_000.0;
 /// The keys of the keyboard sweep (full velocity, 2 s each).
 pub const KEYBOARD: std::ops::RangeInclusive<u8> = 36..=96;
 const KEYBOARD_STEP: usize = 4;
-/// Four-note chords at velocity 100: close and open voicings, low and high.
-pub const CHORDS_4: [[u8; 4]; 6] = [
-    [60, 64, 67, 72],
-    [48, 55, 60, 64],
-    [36, 43, 48, 52],
-    [72, 76, 79, 84],
-    [60, 62, 64, 65],
-    [57, 60, 64, 69],
-];
 /// The soft note the velocity figure compares a full-velocity one with.
 pub const SOFT_VELOCITY: u8 = 40;
 /// Bounce intervals whose ratios the irregularity figure reads (the first ones, where
@@ -180,7 +172,8 @@ fn bounce_row(p: &Preset) -> BounceRow {
 /// Renders every figure, spread over the cores.
 pub fn playing(presets: &[&Preset]) -> Playing {
     let keys: Vec<u8> = KEYBOARD.step_by(KEYBOARD_STEP).collect();
-    let mut chords: Vec<(Vec<u8>, u8)> = CHORDS_4.iter().map(|c| (c.to_vec(), 100)).collect();
+    let mut chords: Vec<(Vec<u8>, u8)> =
+        HEADROOM_CHORDS.iter().map(|c| (c.to_vec(), 100)).collect();
     chords.push(((48..=78).step_by(2).collect(), 127));
     let mut mallets = vec![("(default patch)".to_string(), EngineParams::default())];
     mallets.extend(
