@@ -38,9 +38,10 @@ mod resume;
 mod solve;
 
 pub use loaded::{Loaded, REST_FORCE, SETTLE_ZETA};
+pub use outcome::ExitNews;
 pub use outcome::{LoadExit, scaled, time_scale, x_rest};
-pub use resume::{ExitSolve, Progress};
-pub use solve::{MAX_STEPS, exit, scaled_exit};
+pub use resume::{ExitSolve, Progress, exit, scaled_exit};
+pub use solve::MAX_STEPS;
 
 #[cfg(test)]
 mod tests;

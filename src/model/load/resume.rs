@@ -17,6 +17,19 @@ const CREEP_ENTRIES: u32 = 4;
 /// Most Newton iterations locating the return to the wall inside the last step.
 const LOCATE_MAX: u32 = 8;
 
+/// The exact load-aware exit of a contact at `v_in` under gravity `g` (m/s², ≥ 0), in
+/// one go ([`ExitSolve`] takes the same solve a slice at a time). Degenerate inputs
+/// give the elastic `e = 1`, never a panic; a solve out of steps gives eq (6)'s exact
+/// exit.
+pub fn exit(k: f64, mu: f64, alpha: f64, mass: f64, v_in: f64, g: f64) -> LoadExit {
+    ExitSolve::new(k, mu, alpha, mass, v_in, g).finish()
+}
+
+/// [`exit`] in seed 001's variables: `tau` is in units of `T`.
+pub fn scaled_exit(alpha: f64, gamma: f64, g_tilde: f64) -> LoadExit {
+    ExitSolve::scaled(alpha, gamma, g_tilde).finish()
+}
+
 /// What [`ExitSolve::advance`] left behind.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Progress {
@@ -166,15 +179,21 @@ impl ExitSolve {
     /// the exit is known. A whole solve is at most [`MAX_STEPS`] steps and eight
     /// iterations.
     pub fn advance(&mut self, budget: u32) -> Progress {
-        let mut work = 0;
+        let mut budget = budget;
+        self.advance_within(&mut budget)
+    }
+
+    /// [`Self::advance`] taking the units from `budget`, which it leaves at what is
+    /// left (a budget shared by the solves of one sample).
+    pub fn advance_within(&mut self, budget: &mut u32) -> Progress {
         loop {
             if let Stage::Done(x) = self.stage {
                 return Progress::Done(x);
             }
-            if work >= budget {
+            if *budget == 0 {
                 return Progress::Pending;
             }
-            work += 1;
+            *budget -= 1;
             self.stage = match self.stage {
                 Stage::Dop(d) => self.dop_step(d),
                 Stage::Creep(c, h) => self.creep_step(c, h),

@@ -1,8 +1,6 @@
 //! The exit's integration: DOP853 on seed 001's eq (6) (`dop853`), handing a heavily
 //! damped creep to the exponential integrator (`creep`).
 
-use super::outcome::LoadExit;
-use super::resume::ExitSolve;
 use crate::model::alpha_pow::AlphaPow;
 
 /// Most accepted and rejected steps of one [`exit`], a creep's steps included (each
@@ -17,19 +15,6 @@ pub const MAX_STEPS: u32 = 400;
 /// leaves at about `1/(μ v_in)` of `v_in` (eq 6 for large `μ v_in`): its tolerance is
 /// widened in proportion from `μ v_in = 10` on ([`Scaled::tolerance`]).
 const TOL: f64 = 5e-11;
-
-/// The exact load-aware exit of a contact at `v_in` under gravity `g` (m/s², ≥ 0), in
-/// one go ([`ExitSolve`] takes the same solve a slice at a time). Degenerate inputs
-/// give the elastic `e = 1`, never a panic; a solve out of steps gives eq (6)'s exact
-/// exit.
-pub fn exit(k: f64, mu: f64, alpha: f64, mass: f64, v_in: f64, g: f64) -> LoadExit {
-    ExitSolve::new(k, mu, alpha, mass, v_in, g).finish()
-}
-
-/// [`exit`] in seed 001's variables: `tau` is in units of `T`.
-pub fn scaled_exit(alpha: f64, gamma: f64, g_tilde: f64) -> LoadExit {
-    ExitSolve::scaled(alpha, gamma, g_tilde).finish()
-}
 
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Scaled {
