@@ -292,6 +292,7 @@ fn table(patches: &[Patch]) {
 /// before their exit was known, the onsets that moved and how far.
 fn moves(patches: &[Patch]) {
     let (mut onsets, mut early, mut moved, mut patches_moved) = (0usize, 0usize, 0usize, 0usize);
+    let mut patches_changed = 0usize;
     let mut shifts: Vec<f64> = Vec::new();
     for p in patches {
         let latch = Latch {
@@ -305,21 +306,25 @@ fn moves(patches: &[Patch]) {
         };
         let run = |slice: u32| {
             let mut b = Bouncer::new(latch, p.v_in, FS, train).with_exit_slice(slice);
-            let (mut times, mut early) = (Vec::new(), 0);
+            let (mut times, mut early, mut dv) = (Vec::new(), 0, Vec::new());
             for n in 0..(MOVES_SECONDS * FS) as u64 {
                 if b.is_done() {
                     break;
                 }
                 let o = b.step(|| latch);
+                dv.push(o.dv);
                 if o.onset {
                     times.push(n as f64 + b.impact().start_fraction());
                 }
                 early += usize::from(o.detached && b.exit_pending());
             }
-            (times, early)
+            (times, early, dv)
         };
-        let (exact, _) = run(u32::MAX);
-        let (sliced, e) = run(EXIT_SLICE);
+        let (exact, _, dv_exact) = run(u32::MAX);
+        let (sliced, e, dv_sliced) = run(EXIT_SLICE);
+        // Any sample of the wall's force that differs (a bounce moved, or a mass put
+        // to rest from a flight where the one-shot train held it at the wall).
+        patches_changed += usize::from(dv_exact != dv_sliced);
         onsets += exact.len();
         early += e;
         let before = moved;
@@ -343,8 +348,10 @@ fn moves(patches: &[Patch]) {
     };
     println!(
         "{onsets} onsets over {} patches ({MOVES_SECONDS} s each at {FS} Hz); {early} contacts \
-         ended before their exit; {moved} onsets moved, in {patches_moved} patches; shift in \
-         samples: median {:.2}, 90th percentile {:.2}, 99th {:.2}, largest {:.2}",
+         ended before their exit; {moved} onsets moved, in {patches_moved} patches; the wall's \
+         force changed in {patches_changed} patches; shift in samples: median {:.2}, 90th \
+         percentile {:.2}, 99th {:.2}, largest {:.2} (inf: an onset the sliced train did not \
+         reach in the time)",
         patches.len(),
         q(0.5),
         q(0.9),
