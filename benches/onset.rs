@@ -15,10 +15,10 @@
 //! `cargo bench --bench onset` (`-- --table` prints the table only).
 
 use criterion::Criterion;
-use rebound::model::bounce::Latch;
+use rebound::model::bounce::{EXIT_SLICE, Latch};
 use rebound::model::{
-    ClampTarget, Contact, Correction, Impact, Method, Scheme, hardness, load, prop1, restitution,
-    tau,
+    Bouncer, ClampTarget, Contact, Correction, Impact, Method, Scheme, Train, hardness, load,
+    prop1, restitution, tau,
 };
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -163,20 +163,80 @@ fn computations() -> Vec<Computation> {
             };
             latch.impact(p.v_in, FS, Some(p.g), 0.0).analytic().v_in
         }),
+        // What an onset computes now: the impact with its load, the exit's solve set
+        // up and its first slice of EXIT_SLICE steps (and, where that ends it,
+        // Proposition 1's target).
+        ("onset: Bouncer::new (approx)", |p| {
+            onset(p, ClampTarget::Approx, None)
+        }),
+        ("onset: Bouncer::new (exact)", |p| {
+            onset(p, ClampTarget::Exact, None)
+        }),
+        ("onset: Bouncer::new (from e)", |p| {
+            onset(p, ClampTarget::Exact, Some(p.e))
+        }),
     ]
+}
+
+/// A bouncing train's strike with gravity in contact (the note-on's onset).
+fn onset(p: &Patch, target: ClampTarget, restitution: Option<f64>) -> f64 {
+    let latch = Latch {
+        contact: Contact::new(p.k, p.mu, p.alpha, p.mass),
+        scheme: Scheme::new(Method::Verlet, Correction::Both, target),
+        restitution,
+    };
+    let train = Train {
+        gravity: Some(p.g),
+        in_contact: true,
+    };
+    Bouncer::new(latch, p.v_in, FS, train)
+        .impact()
+        .analytic()
+        .v_in
+}
+
+/// The worst slice of one patch's exit solve: each slice of [`EXIT_SLICE`] steps
+/// timed from its own starting state, and the exit's hand-over (Proposition 1's
+/// target where the approximate clamp asks for it) with the last.
+fn worst_slice(p: &Patch) -> f64 {
+    let mut s = load::ExitSolve::new(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g);
+    let mut starts = vec![s];
+    while s.advance(EXIT_SLICE) == load::Progress::Pending {
+        starts.push(s);
+    }
+    let mut worst: f64 = 0.0;
+    for start in starts {
+        let t = time_with(|| {
+            let mut s = start;
+            match s.advance(EXIT_SLICE) {
+                load::Progress::Done(x) => {
+                    let (gamma, g_tilde) = load::scaled(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g);
+                    x.e + prop1::restitution_prop1(p.alpha, gamma, g_tilde)
+                }
+                load::Progress::Pending => 0.0,
+            }
+        });
+        worst = worst.max(t);
+    }
+    worst
 }
 
 /// Seconds one call of `f` on `p` takes (see the module doc).
 fn time_one(f: fn(&Patch) -> f64, p: &Patch) -> f64 {
+    time_with(|| f(black_box(p)))
+}
+
+/// Seconds one call of `f` takes: the least over [`ROUNDS`] of a batch's mean.
+fn time_with(f: impl Fn() -> f64) -> f64 {
     let t = Instant::now();
-    black_box(f(black_box(p)));
+    black_box(f());
     let once = t.elapsed().as_secs_f64().max(1e-9);
     let reps = ((BATCH_TIME / once) as usize).clamp(1, 100_000);
     let mut best = f64::INFINITY;
     for _ in 0..ROUNDS {
         let t = Instant::now();
         for _ in 0..reps {
-            black_box(f(black_box(p)));
+            black_box(f());
         }
         best = best.min(t.elapsed().as_secs_f64() / reps as f64);
     }
@@ -188,11 +248,19 @@ fn table(patches: &[Patch]) {
         "{:<32} {:>10} {:>10} {:>10} {:>7}   worst patch (k, mu, alpha, m, v_in, g, e)",
         "per-onset computation", "median µs", "p99 µs", "worst µs", "> 20µs"
     );
-    for (name, f) in computations() {
+    let slice: Computation = ("exit: worst slice of a solve", |_| 0.0);
+    for (name, f) in computations().into_iter().chain([slice]) {
+        let time = |p: &Patch| {
+            if name == slice.0 {
+                worst_slice(p)
+            } else {
+                time_one(f, p)
+            }
+        };
         let mut times: Vec<(f64, usize)> = patches
             .iter()
             .enumerate()
-            .map(|(i, p)| (time_one(f, p), i))
+            .map(|(i, p)| (time(p), i))
             .collect();
         times.sort_by(|a, b| a.0.total_cmp(&b.0));
         let median = times[times.len() / 2].0;
@@ -218,8 +286,89 @@ fn table(patches: &[Patch]) {
     }
 }
 
+/// Bounce times over the patches' trains (gravity in contact, 48 kHz, the first
+/// [`MOVES_SECONDS`]): with each exit solved a slice a sample, against the same train
+/// with each exit solved at its onset. Counts the onsets, the contacts that ended
+/// before their exit was known, the onsets that moved and how far.
+fn moves(patches: &[Patch]) {
+    let (mut onsets, mut early, mut moved, mut patches_moved) = (0usize, 0usize, 0usize, 0usize);
+    let mut patches_changed = 0usize;
+    let mut shifts: Vec<f64> = Vec::new();
+    for p in patches {
+        let latch = Latch {
+            contact: Contact::new(p.k, p.mu, p.alpha, p.mass),
+            scheme: Scheme::new(Method::Verlet, Correction::Both, ClampTarget::Exact),
+            restitution: None,
+        };
+        let train = Train {
+            gravity: Some(p.g),
+            in_contact: true,
+        };
+        let run = |slice: u32| {
+            let mut b = Bouncer::new(latch, p.v_in, FS, train).with_exit_slice(slice);
+            let (mut times, mut early, mut dv) = (Vec::new(), 0, Vec::new());
+            for n in 0..(MOVES_SECONDS * FS) as u64 {
+                if b.is_done() {
+                    break;
+                }
+                let o = b.step(|| latch);
+                dv.push(o.dv);
+                if o.onset {
+                    times.push(n as f64 + b.impact().start_fraction());
+                }
+                early += usize::from(o.detached && b.exit_pending());
+            }
+            (times, early, dv)
+        };
+        let (exact, _, dv_exact) = run(u32::MAX);
+        let (sliced, e, dv_sliced) = run(EXIT_SLICE);
+        // Any sample of the wall's force that differs (a bounce moved, or a mass put
+        // to rest from a flight where the one-shot train held it at the wall).
+        patches_changed += usize::from(dv_exact != dv_sliced);
+        onsets += exact.len();
+        early += e;
+        let before = moved;
+        for (i, t) in exact.iter().enumerate() {
+            // An onset the sliced train never reached (within the time) moved too.
+            let d = sliced.get(i).map_or(f64::INFINITY, |s| s - t);
+            if d != 0.0 {
+                moved += 1;
+                shifts.push(d.abs());
+            }
+        }
+        moved += sliced.len().saturating_sub(exact.len());
+        patches_moved += usize::from(moved > before);
+    }
+    shifts.sort_by(f64::total_cmp);
+    let q = |f: f64| {
+        shifts
+            .get((f * shifts.len() as f64) as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    println!(
+        "{onsets} onsets over {} patches ({MOVES_SECONDS} s each at {FS} Hz); {early} contacts \
+         ended before their exit; {moved} onsets moved, in {patches_moved} patches; the wall's \
+         force changed in {patches_changed} patches; shift in samples: median {:.2}, 90th \
+         percentile {:.2}, 99th {:.2}, largest {:.2} (inf: an onset the sliced train did not \
+         reach in the time)",
+        patches.len(),
+        q(0.5),
+        q(0.9),
+        q(0.99),
+        shifts.last().copied().unwrap_or(0.0)
+    );
+}
+
+/// Seconds of each train [`moves`] compares.
+const MOVES_SECONDS: f64 = 4.0;
+
 fn main() {
     let patches = patches();
+    if std::env::args().any(|a| a == "--moves") {
+        moves(&patches);
+        return;
+    }
     table(&patches);
     if std::env::args().any(|a| a == "--table") {
         return;

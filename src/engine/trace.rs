@@ -213,6 +213,8 @@ impl Tracer {
         // The exact exit of the contact latched: eq (6), or the load-aware one.
         let exact = match imp.load_exit() {
             Some(x) if g > 0.0 => -x.e * an.v_in,
+            // Still being solved (a contact shorter than its solve's slices).
+            None if g > 0.0 => f64::NAN,
             _ => an.v_out(),
         };
         let t = self;

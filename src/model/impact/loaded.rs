@@ -17,15 +17,27 @@ impl Impact {
     }
 
     /// The same contact under gravity `g` (m/s²) during contact (seed 001), with its
-    /// exact load-aware outcome `exit` solved at onset (`load::exit`) and the clamp's
-    /// restitution `e_target` (the exact `exit.e`, or Proposition 1's). `g ≤ 0` or
-    /// non-finite leaves the contact as it is.
-    pub fn with_gravity(mut self, g: f64, exit: LoadExit, e_target: f64) -> Self {
+    /// exact load-aware outcome `exit` (`load::exit`) and the clamp's restitution
+    /// `e_target` (the exact `exit.e`, or Proposition 1's). `g ≤ 0` or non-finite
+    /// leaves the contact as it is.
+    pub fn with_gravity(self, g: f64, exit: LoadExit, e_target: f64) -> Self {
+        let mut imp = self.with_load(g);
+        imp.resolve_load(exit, e_target);
+        imp
+    }
+
+    /// The same contact under gravity `g` during contact, its exit still to be solved
+    /// (`load::ExitSolve`) and handed over by [`Self::resolve_load`]. Meanwhile the
+    /// contact does not stick on the exit's account (it still can by its energy, see
+    /// `Loaded::observe`), the clamp's target is the contact's without load and the
+    /// guard its length without load (at least [`GUARD_SLACK`] samples, longer than
+    /// any solve takes at the bouncer's slices).
+    pub fn with_load(mut self, g: f64) -> Self {
         if !(g.is_finite() && g > 0.0) {
             return self;
         }
         let c = self.an.contact;
-        self.load = Loaded::new(&c, self.an.v_in, g, exit);
+        self.load = Loaded::new(&c, self.an.v_in, g);
         self.hybrid_on = false;
         self.clock_zone = 0.0;
         // The load speeds the mass up in the well: at most to √(v_in² + 2α/(α+1) g x̄).
@@ -54,7 +66,23 @@ impl Impact {
                 None => self.closed_form = true,
             }
         }
-        if self.scheme.correction.clamp() && e_target.is_finite() {
+        self
+    }
+
+    /// Hands a loaded contact ([`Self::with_load`]) its exact exit and the clamp's
+    /// restitution `e_target`: the clamp's target, the stick decision, the guard and
+    /// the drift's scale. For a contact that already ended on its provisional target,
+    /// the mass is put where the exit would have put it: at the exit speed, or at
+    /// rest where the exit says it sticks and the contact would have held it (under
+    /// the clamp, or in closed form).
+    pub fn resolve_load(&mut self, exit: LoadExit, e_target: f64) -> ExitNews {
+        if self.load.g <= 0.0 {
+            return ExitNews::Unchanged;
+        }
+        let c = self.an.contact;
+        self.load.set_exit(&c, self.an.v_in, exit);
+        let clamp = self.scheme.correction.clamp();
+        if clamp && e_target.is_finite() {
             self.v_target = -e_target.clamp(0.0, 1.0) * self.an.v_in;
         } else if !exit.sticks {
             self.v_target = -exit.e * self.an.v_in;
@@ -69,7 +97,15 @@ impl Impact {
         };
         let max = (GUARD_FACTOR * bound * fs + GUARD_SLACK).ceil() as u64;
         self.max_samples = self.max_samples.max(max);
-        self
+        if self.in_contact || self.load.rested || !self.on_target {
+            return ExitNews::Unchanged;
+        }
+        if exit.sticks && (clamp || self.closed_form) {
+            self.rest();
+            return ExitNews::Rests;
+        }
+        self.v = self.v_target;
+        ExitNews::Leaves
     }
 
     /// Gravity during contact, m/s² (0 for the paper's contact).
@@ -77,7 +113,7 @@ impl Impact {
         self.load.g
     }
 
-    /// The exact load-aware outcome solved at onset, under gravity during contact.
+    /// The exact load-aware outcome, under gravity during contact, once solved.
     pub fn load_exit(&self) -> Option<LoadExit> {
         self.load.exit
     }
@@ -95,7 +131,7 @@ impl Impact {
     /// Largest residual drift of the load-aware energy balance `H + D` over the
     /// contact, relative to the energy the exact contact dissipates (0 without load).
     pub fn load_drift(&self) -> f64 {
-        self.load.max_dev
+        self.load.max_dev()
     }
 
     /// Ends a trapped contact with the mass at rest at `x̄`.

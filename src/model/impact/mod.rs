@@ -13,7 +13,7 @@
 
 use super::contact::{Analytic, Contact, PowNear, binomial_coefficients, has_exact_pow};
 use super::hybrid::{Fix, Hybrid};
-use super::load::{LoadExit, Loaded};
+use super::load::{ExitNews, LoadExit, Loaded};
 use super::newton::{self, NewtonStats};
 use super::scheme::{ClampTarget, Method, Scheme, Stepping};
 
@@ -149,6 +149,9 @@ pub struct Impact {
     theta: f64,
     /// Gravity during contact (inert when `g = 0`).
     load: Loaded,
+    /// The contact ended on `v_target` (the clamp, closed form, the guard or a
+    /// runaway), not at its own exit speed.
+    on_target: bool,
     /// [`CLOCK_ZONE`] of `x_max` with the hybrid (0 without it, and with one step per
     /// sample: the paper's convention).
     clock_zone: f64,
@@ -217,6 +220,7 @@ impl Impact {
             exit_frac: 1.0,
             theta: 1.0,
             load: Loaded::default(),
+            on_target: false,
             clock_zone: match scheme.stepping {
                 Stepping::Auto if scheme.correction.hybrid() => CLOCK_ZONE * an.x_max(),
                 _ => 0.0,
@@ -384,6 +388,7 @@ impl Impact {
     #[cold]
     pub(super) fn end(&mut self, v: f64, runaway: bool) {
         self.runaway |= runaway;
+        self.on_target = true;
         self.x = 0.0;
         self.v = v;
         self.f = 0.0;

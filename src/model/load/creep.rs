@@ -2,11 +2,10 @@
 //! damping phase, by the exponential integrator ETDRK4 under step control (see
 //! [`super`]).
 
-use super::outcome::LoadExit;
-use super::solve::{MAX_STEPS, Scaled, State};
+use super::solve::Scaled;
 
 /// `μ v_in` above which a creep out of the wall may be handed to the exponential
-/// integrator ([`Scaled::creep`]): below, DOP853's stability never limits it much.
+/// integrator ([`Scaled::creep_step`]): below, DOP853's stability never limits it much.
 const CREEP_DAMPING: f64 = 10.0;
 const CREEP_LEAVE: f64 = 20.0;
 /// The creep's step tolerance on `u` and `u'` (widened by `μ v_in/10` as [`TOL`](super::TOL)).
@@ -22,12 +21,33 @@ const CREEP_TIME_TOL: f64 = 1e-6;
 /// Most steps of one creep, and most creeps of one contact.
 const CREEP_MAX: u32 = 200;
 
-/// How a creep ([`Scaled::creep`]) ended.
-enum Creep {
+/// What one step of a creep ([`Scaled::creep_step`]) came to.
+pub(super) enum CreepStep {
+    /// Still creeping (or the step was rejected).
+    Going,
     /// The energy went negative: the mass sticks.
-    Sticks { tau: f64, steps: u32 },
-    /// At `(u, u')` at `t`, for DOP853 to go on from.
-    Leaves { u: f64, du: f64, t: f64, steps: u32 },
+    Sticks,
+    /// Near enough the wall (or out of steps) for DOP853 to go on.
+    Leaves,
+}
+
+/// A creep in progress: the state `(u, q, t)` in the damping phase, the next step
+/// length in `φ`, the steps taken and the most it may take, the tolerance on `u` and
+/// `u'`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CreepState {
+    y: [f64; 3],
+    h: f64,
+    pub steps: u32,
+    limit: u32,
+    tol: f64,
+}
+
+impl CreepState {
+    /// The time reached.
+    pub fn t(&self) -> f64 {
+        self.y[2]
+    }
 }
 
 /// `1/n!`, `n ≤ 20`.
@@ -99,45 +119,7 @@ impl Etd {
     }
 }
 
-/// Where DOP853 goes on after a creep that leaves ([`Scaled::creep_out`]).
-pub(super) struct Resumed {
-    pub y: State,
-    pub f: State,
-    pub t: f64,
-    pub steps: u32,
-}
-
 impl Scaled {
-    /// The creep out of the wall from the accepted state `y` at `t` (`u' = du`), after
-    /// `steps` steps: the exit of a mass that sticks in it, or the state DOP853 goes on
-    /// from, its steps counting the creep's, with the next step `h` shortened to a
-    /// tenth of the way to the wall.
-    pub(super) fn creep_out(
-        &self,
-        y: State,
-        du: f64,
-        t: f64,
-        steps: u32,
-        h: &mut f64,
-    ) -> Result<Resumed, LoadExit> {
-        match self.creep(y[0], du, t, MAX_STEPS - steps) {
-            Creep::Sticks { tau, steps: n } => Err(LoadExit::stuck(tau, steps + n)),
-            Creep::Leaves { u, du, t, steps: n } => {
-                // Back to (u, w): w = u' + γ u^β.
-                let y = [u, du + self.gamma * self.power(u) * u];
-                if du < 0.0 {
-                    *h = h.min(0.1 * u / -du);
-                }
-                Ok(Resumed {
-                    y,
-                    f: self.rhs(y).0,
-                    t,
-                    steps: steps + n,
-                })
-            }
-        }
-    }
-
     /// How stiff the rest of a creep out of the wall is: the relaxation rate of the
     /// velocity, `μ v_in u^α` (scaled), times the time to the wall at the current
     /// speed, `u/|u'|`. 0 unless heavily damped (`μ v_in >` [`CREEP_DAMPING`]) and
@@ -204,58 +186,69 @@ impl Scaled {
     }
 
     /// A heavily damped contact's creep out of the wall from `(u, u')` at `t`, by
-    /// [`Self::etd4`] in `φ` under step control (step doubling: the difference of one
-    /// step of `2h` and two of `h`, over 15, on `u` and `u'` against [`CREEP_TOL`]
-    /// widened by `μ v_in/10` as [`TOL`](super::TOL) is, on `t` against [`CREEP_TIME_TOL`] of it),
-    /// for at most `budget` steps (each three
-    /// exponential steps, the work of about one DOP853 step). It ends where the mass
-    /// sticks (its energy negative), turns back in, or is near enough the wall for
-    /// the creep to stop being stiff ([`CREEP_LEAVE`]); DOP853 takes over from there.
-    fn creep(&self, u: f64, du: f64, t: f64, budget: u32) -> Creep {
+    /// [`Self::etd4`] in `φ` under step control ([`Self::creep_step`]), for at most
+    /// `budget` steps (each three exponential steps, the work of about one DOP853
+    /// step).
+    pub(super) fn creep_start(&self, u: f64, du: f64, t: f64, budget: u32) -> CreepState {
         let a = self.beta * self.gamma;
-        let tol = CREEP_TOL * (0.1 * a).max(1.0);
-        let mut y = [u, 1.0 + a * du, t];
-        let mut h = 1.0;
-        let mut steps = 0;
-        let leaves = |y: [f64; 3], steps| Creep::Leaves {
-            u: y[0],
-            du: (y[1] - 1.0) / a,
-            t: y[2],
-            steps,
-        };
-        while steps < budget.min(CREEP_MAX) {
-            steps += 1;
-            // The long step and the first short one start from the same state.
-            let (short, long_step) = Etd::pair(h);
-            let n0 = self.creep_rest(y);
-            let long = self.etd4(y, n0, &long_step);
-            let mid = self.etd4(y, n0, &short);
-            let two = self.etd4(mid, self.creep_rest(mid), &short);
-            let err_u = (two[0] - long[0]).abs() / 15.0;
-            let err_du = (two[1] - long[1]).abs() / (15.0 * a);
-            // The time, relative: it only sizes the runaway guard.
-            let err_t = (two[2] - long[2]).abs() / (15.0 * CREEP_TIME_TOL * two[2].abs());
-            let err = (err_u.max(err_du) / tol).max(err_t);
-            let fine = err <= 1.0 && two[0] > 0.0 && two[2].is_finite();
-            if !fine {
-                h *= if err.is_finite() {
-                    (0.9 * err.powf(-0.2)).clamp(0.1, 0.9)
-                } else {
-                    0.1
-                };
-                continue;
-            }
-            y = two;
-            let (u1, du1) = (y[0], (y[1] - 1.0) / a);
-            let ua = self.power(u1);
-            if self.energy(u1, du1, ua) < 0.0 {
-                return Creep::Sticks { tau: y[2], steps };
-            }
-            if self.creep_ahead(u1, du1, ua) < CREEP_LEAVE {
-                return leaves(y, steps);
-            }
-            h *= (0.9 * err.max(1e-10).powf(-0.2)).clamp(0.2, 4.0);
+        CreepState {
+            y: [u, 1.0 + a * du, t],
+            h: 1.0,
+            steps: 0,
+            limit: budget.min(CREEP_MAX),
+            tol: CREEP_TOL * (0.1 * a).max(1.0),
         }
-        leaves(y, steps)
+    }
+
+    /// Where a creep that leaves has left the mass: `(u, u', t)`.
+    pub(super) fn creep_left(&self, c: &CreepState) -> (f64, f64, f64) {
+        let a = self.beta * self.gamma;
+        (c.y[0], (c.y[1] - 1.0) / a, c.y[2])
+    }
+
+    /// One step of the creep `c` (step doubling: the difference of one step of `2h`
+    /// and two of `h`, over 15, on `u` and `u'` against [`CREEP_TOL`] widened by
+    /// `μ v_in/10` as [`TOL`](super::TOL) is, on `t` against [`CREEP_TIME_TOL`] of it).
+    /// The creep ends where the mass sticks (its energy negative), turns back in, or is
+    /// near enough the wall for the creep to stop being stiff ([`CREEP_LEAVE`]);
+    /// DOP853 takes over from there.
+    pub(super) fn creep_step(&self, c: &mut CreepState) -> CreepStep {
+        if c.steps >= c.limit {
+            return CreepStep::Leaves;
+        }
+        let a = self.beta * self.gamma;
+        let (y, h) = (c.y, c.h);
+        c.steps += 1;
+        // The long step and the first short one start from the same state.
+        let (short, long_step) = Etd::pair(h);
+        let n0 = self.creep_rest(y);
+        let long = self.etd4(y, n0, &long_step);
+        let mid = self.etd4(y, n0, &short);
+        let two = self.etd4(mid, self.creep_rest(mid), &short);
+        let err_u = (two[0] - long[0]).abs() / 15.0;
+        let err_du = (two[1] - long[1]).abs() / (15.0 * a);
+        // The time, relative: it only sizes the runaway guard.
+        let err_t = (two[2] - long[2]).abs() / (15.0 * CREEP_TIME_TOL * two[2].abs());
+        let err = (err_u.max(err_du) / c.tol).max(err_t);
+        let fine = err <= 1.0 && two[0] > 0.0 && two[2].is_finite();
+        if !fine {
+            c.h *= if err.is_finite() {
+                (0.9 * err.powf(-0.2)).clamp(0.1, 0.9)
+            } else {
+                0.1
+            };
+            return CreepStep::Going;
+        }
+        c.y = two;
+        let (u1, du1) = (two[0], (two[1] - 1.0) / a);
+        let ua = self.power(u1);
+        if self.energy(u1, du1, ua) < 0.0 {
+            return CreepStep::Sticks;
+        }
+        if self.creep_ahead(u1, du1, ua) < CREEP_LEAVE {
+            return CreepStep::Leaves;
+        }
+        c.h *= (0.9 * err.max(1e-10).powf(-0.2)).clamp(0.2, 4.0);
+        CreepStep::Going
     }
 }

@@ -1,7 +1,7 @@
 //! The Dormand–Prince 8(5,3) pair that integrates seed 001's eq (6) in
-//! [`super::exit`], and the location of the return to the wall inside a step.
+//! [`super::exit`], and the start of the location of the return to the wall inside a
+//! step.
 
-use super::outcome::LoadExit;
 use super::solve::{Scaled, State};
 
 /// Stages of the Dormand–Prince 8(5,3) pair (DOP853: Hairer, Nørsett & Wanner, *Solving
@@ -186,12 +186,12 @@ impl Scaled {
             combine([0.0; 2], 1.0, &E3, &k, LAST),
         )
     }
-    /// The return to `u = 0` inside the accepted step `end` of length `h` from
-    /// `(y, t)`, `f(y) = f0`: the root of the cubic Hermite interpolant of `u` through
-    /// both ends (one Newton-safe solve, no evaluation), then Newton on `u(s) = 0`,
-    /// each `u(s)` a single step of length `s` from `y` (inside the tolerance),
-    /// `u'(s)` from the state: from the cubic's root it converges in two or three.
-    pub(super) fn locate(&self, y: State, f0: State, t: f64, h: f64, end: &Step) -> LoadExit {
+    /// Where inside the accepted step `end` of length `h` from `y` (`f(y) = f0`) the
+    /// contact returns to `u = 0`, as a fraction of the step: the root of the cubic
+    /// Hermite interpolant of `u` through both ends (one Newton-safe solve, no
+    /// evaluation), from which Newton on the step length polishes it
+    /// ([`super::resume`]).
+    pub(super) fn locate_start(&self, y: State, f0: State, end: &Step, h: f64) -> f64 {
         let (u0, d0, u1, d1) = (y[0], f0[0] * h, end.y[0], end.f[0] * h);
         // Hermite cubic in θ ∈ [0, 1]; u0 > 0 ≥ u1, so it has a root there. Start
         // from the secant and polish on the cubic.
@@ -226,26 +226,6 @@ impl Scaled {
             }
             th = next;
         }
-        let mut s = (th * h).clamp(0.0, h);
-        let mut du = end.f[0];
-        for _ in 0..8 {
-            let st = self.step(y, f0, s);
-            du = st.f[0];
-            if du >= 0.0 {
-                break;
-            }
-            let ds = -st.y[0] / du;
-            s = (s + ds).clamp(0.0, h);
-            if ds.abs() <= 1e-15 * s.max(1e-300) {
-                break;
-            }
-        }
-        LoadExit {
-            e: (-du).clamp(0.0, 1.0),
-            sticks: false,
-            tau: t + s,
-            resolved: true,
-            steps: 0,
-        }
+        th
     }
 }

@@ -24,7 +24,8 @@ pub struct Loaded {
     pub force: f64,
     /// The settling drag (N·s/m): 0 until the mass is trapped.
     pub drag: f64,
-    /// The exact outcome, solved at onset.
+    /// The exact outcome, once solved (`None` while the solve is in progress: the
+    /// contact does not stick on its account meanwhile).
     pub exit: Option<LoadExit>,
     /// The load-aware energy went negative: the mass can no longer leave.
     pub trapped: bool,
@@ -40,32 +41,24 @@ pub struct Loaded {
     /// Energy dissipated so far (`∫ (μ k x^α + drag) v² dt`), and its last rate.
     dissipated: f64,
     rate: f64,
-    /// Energy the exact contact dissipates (the scale of the drift).
+    /// Energy the exact contact dissipates (the scale of the drift; NaN until the exit
+    /// is known).
     delta_h: f64,
-    /// Largest `|H + D − H(0)|` so far, relative to `delta_h`.
-    pub max_dev: f64,
+    /// Largest `|H + D − H(0)|` so far, J (read relative to `delta_h`: [`Self::max_dev`]).
+    max_abs_dev: f64,
 }
 
 impl Loaded {
-    pub fn new(c: &Contact, v_in: f64, g: f64, exit: LoadExit) -> Self {
+    /// The load on a contact at `v_in`, its exit not known yet ([`Self::set_exit`]).
+    pub fn new(c: &Contact, v_in: f64, g: f64) -> Self {
         let x_rest = x_rest(c.k, c.alpha, c.mass, g);
-        let h0 = 0.5 * c.mass * v_in * v_in;
-        let v_out = exit.e * v_in;
         let mut l = Self {
             g,
             force: c.mass * g,
-            exit: Some(exit),
             x_rest,
             k_eq: c.k * c.alpha * x_rest.powf(c.alpha - 1.0),
-            h0,
-            // What the contact dissipates: down to ½ m v_out², or for a mass that
-            // sticks, to the bottom of the well, H(x̄) = −α/(α+1) m g x̄.
-            delta_h: if exit.sticks {
-                h0 + c.alpha / (c.alpha + 1.0) * c.mass * g * x_rest
-            } else {
-                h0 - 0.5 * c.mass * v_out * v_out
-            }
-            .max(f64::MIN_POSITIVE),
+            h0: 0.5 * c.mass * v_in * v_in,
+            delta_h: f64::NAN,
             ..Self::default()
         };
         let rest_pow = if x_rest > 0.0 {
@@ -75,6 +68,30 @@ impl Loaded {
         };
         l.h_rest = l.hamiltonian(c, x_rest, rest_pow, 0.0);
         l
+    }
+
+    /// The exact outcome, once solved: it sets the scale of the drift.
+    pub fn set_exit(&mut self, c: &Contact, v_in: f64, exit: LoadExit) {
+        let v_out = exit.e * v_in;
+        self.exit = Some(exit);
+        // What the contact dissipates: down to ½ m v_out², or for a mass that sticks,
+        // to the bottom of the well, H(x̄) = −α/(α+1) m g x̄.
+        self.delta_h = if exit.sticks {
+            self.h0 + c.alpha / (c.alpha + 1.0) * c.mass * self.g * self.x_rest
+        } else {
+            self.h0 - 0.5 * c.mass * v_out * v_out
+        }
+        .max(f64::MIN_POSITIVE);
+    }
+
+    /// Largest `|H + D − H(0)|` so far, relative to the energy the exact contact
+    /// dissipates (NaN until the exit is known).
+    pub fn max_dev(&self) -> f64 {
+        if self.max_abs_dev == 0.0 {
+            0.0
+        } else {
+            self.max_abs_dev / self.delta_h
+        }
     }
 
     /// The load-aware Hamiltonian `H = ½ m v² + k x^{α+1}/(α+1) − m g x` (seed 001's
@@ -99,9 +116,9 @@ impl Loaded {
         self.dissipated += 0.5 * h * (rate + self.rate);
         self.rate = rate;
         let hx = self.hamiltonian(c, x, x_pow, v);
-        let dev = (hx + self.dissipated - self.h0).abs() / self.delta_h;
-        if dev > self.max_dev {
-            self.max_dev = dev;
+        let dev = (hx + self.dissipated - self.h0).abs();
+        if dev > self.max_abs_dev {
+            self.max_abs_dev = dev;
         }
         if !self.trapped && hx < 0.0 && x > 0.0 {
             self.trapped = true;

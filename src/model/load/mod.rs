@@ -11,9 +11,9 @@
 //! sticks and settles at `x̄ = (m g/k)^{1/α}`.
 //!
 //! No closed form exists. [`exit`] integrates seed 001's eq (6) (the generalised
-//! velocity `w = u' + γ u^β`, in which the right-hand side is smooth) once, at onset,
-//! with the embedded Dormand–Prince 8(5,3) pair (DOP853) under step control, and
-//! locates the return to `u = 0` by Newton on the step length. At the tolerance the
+//! velocity `w = u' + γ u^β`, in which the right-hand side is smooth) once per contact
+//! (in one go, or a bounded slice per sample: [`ExitSolve`]), with the embedded
+//! Dormand–Prince 8(5,3) pair (DOP853) under step control, and locates the return to `u = 0` by Newton on the step length. At the tolerance the
 //! exit needs it takes a third to a fifth of the steps the 5(4) pair took (33–40 on the
 //! notes' three cases instead of 115–219) at under twice the work a step, and its work
 //! is bounded by [`MAX_STEPS`]. The scaled energy `E = ½ u'² + u^{β}/β − g̃ u` only
@@ -26,7 +26,7 @@
 //! for any explicit method, whose steps that rate bounds (190 DOP853 steps at
 //! `μ v_in = 500`). There the creep is handed to an exponential integrator in the
 //! damping phase `φ` (`dφ = μ v_in u^α dt`), where that relaxation is linear with unit
-//! rate and is taken exactly (`Scaled::creep`); DOP853 takes the contact back near
+//! rate and is taken exactly (`Scaled::creep_step`); DOP853 takes the contact back near
 //! the wall, where the exit is. A creep of 200 to 500 in `μ v_in` then takes 45–80
 //! steps' work instead of 120–260.
 
@@ -34,11 +34,14 @@ mod creep;
 mod dop853;
 mod loaded;
 mod outcome;
+mod resume;
 mod solve;
 
 pub use loaded::{Loaded, REST_FORCE, SETTLE_ZETA};
+pub use outcome::ExitNews;
 pub use outcome::{LoadExit, scaled, time_scale, x_rest};
-pub use solve::{MAX_STEPS, exit, scaled_exit};
+pub use resume::{ExitSolve, Progress, exit, scaled_exit};
+pub use solve::MAX_STEPS;
 
 #[cfg(test)]
 mod tests;

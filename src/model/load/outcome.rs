@@ -39,6 +39,18 @@ impl LoadExit {
     }
 }
 
+/// What a loaded contact's exit changed (`Impact::resolve_load`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ExitNews {
+    /// Nothing about the mass now (the contact is still going, or did not end on
+    /// the exit's account).
+    Unchanged,
+    /// The contact had ended: the mass now leaves at the exact exit speed.
+    Leaves,
+    /// The contact had ended, but the mass sticks: it is at rest.
+    Rests,
+}
+
 /// Seed 001's dimensionless damping `γ` and load `g̃` (its eqs 3–4, `β = α + 1`,
 /// `γ₀ = μ/(α+1)`): `γ = μ v_in/(α+1)` (the powers of `v_in` and `k/m` reduce to 1) and
 /// `g̃ = (m/k)^{1/(α+1)} v_in^{−2α/(α+1)} g`. An external force `F` would enter as

@@ -76,3 +76,71 @@ fn the_creep_phi_functions_agree_across_their_two_forms() {
     // φ_k(0) = 1/k!.
     assert_eq!(phis(0.0, 1.0), (1.0, 0.5, 1.0 / 6.0));
 }
+
+/// Runs `solve` in slices of `slice` units, checking each call does what it says: a
+/// pending call spent its whole slice, and the solve ends within its bound.
+fn sliced(mut solve: ExitSolve, slice: u32) -> LoadExit {
+    // At most MAX_STEPS steps, a unit to leave a creep out of steps, eight Newton
+    // iterations.
+    let bound = (MAX_STEPS + 4 + 8).div_ceil(slice) + 1;
+    for _ in 0..bound {
+        if let Progress::Done(x) = solve.advance(slice) {
+            assert_eq!(solve.result(), Some(x));
+            return x;
+        }
+        assert_eq!(solve.result(), None);
+    }
+    panic!("not done after {bound} slices of {slice}");
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+    /// However the solve is sliced, it ends bit for bit where the one-shot one does:
+    /// over the full scaled ranges (γ from the paper's light damping to the creeps of
+    /// `μ v_in` in the hundreds, `g̃` from negligible to a mass that sticks at once),
+    /// and for the physical inputs the bouncer hands it.
+    #[test]
+    fn slices_give_the_one_shot_exit(
+        alpha in 1.0f64..4.0,
+        log_gamma in -6.0f64..3.0,
+        log_g in -9.0f64..1.0,
+        slice in 1u32..=40,
+        log_k in 3.0f64..13.0,
+        log_m in -4.0f64..-1.0,
+        log_v in -3.0f64..1.0,
+    ) {
+        let (gamma, g_tilde) = (10f64.powf(log_gamma), 10f64.powf(log_g));
+        let one = scaled_exit(alpha, gamma, g_tilde);
+        proptest::prop_assert_eq!(sliced(ExitSolve::scaled(alpha, gamma, g_tilde), slice), one);
+        // The same damping at the physical inputs: μ = (α + 1) γ / v_in.
+        let (k, m, v) = (10f64.powf(log_k), 10f64.powf(log_m), 10f64.powf(log_v));
+        let mu = (alpha + 1.0) * gamma / v;
+        let one = exit(k, mu, alpha, m, v, 9.81);
+        proptest::prop_assert_eq!(sliced(ExitSolve::new(k, mu, alpha, m, v, 9.81), slice), one);
+    }
+}
+
+#[test]
+fn slices_give_the_one_shot_exit_of_creeps_and_sticks() {
+    // The creeps (γ of 3 to 500, light loads) and the sticking contacts, many of
+    // each, at every slice from one unit up.
+    let mut n = (0, 0);
+    for i in 0..300 {
+        let f = i as f64 / 300.0;
+        let alpha = 1.0 + 3.0 * ((7.0 * f) % 1.0);
+        let gamma = 10f64.powf(0.5 + 2.2 * ((13.0 * f) % 1.0));
+        let g_tilde = 10f64.powf(-8.0 + 5.0 * f);
+        let one = scaled_exit(alpha, gamma, g_tilde);
+        n.0 += usize::from(one.steps > 40);
+        n.1 += usize::from(one.sticks);
+        for slice in [1, 2, 3, 5, 8, 13, 64] {
+            assert_eq!(
+                sliced(ExitSolve::scaled(alpha, gamma, g_tilde), slice),
+                one,
+                "α {alpha} γ {gamma} g̃ {g_tilde}, slices of {slice}"
+            );
+        }
+    }
+    assert!(n.0 > 100 && n.1 > 20, "long solves, sticks: {n:?}");
+}

@@ -26,8 +26,13 @@
 use super::contact::Contact;
 use super::impact::Impact;
 use super::irregular::Irregularity;
-use super::scheme::{ClampTarget, Scheme};
-use super::{load, prop1, restitution};
+use super::load;
+use super::scheme::Scheme;
+
+mod exit;
+mod latch;
+
+pub use latch::Latch;
 
 /// With gravity in flight only, the train ends at the first impact whose scaled load
 /// `g̃` (seed 001, eq 4) reaches this: `g̃ ≈ 2 T/t_flight`, so from here the flight is
@@ -44,61 +49,12 @@ pub const MAX_TRAIN_TIME: f64 = 60.0;
 /// Most contacts starting within one sample: a train bouncing faster than this has
 /// ended.
 pub const MAX_EVENTS: u32 = 8;
-
-/// What a new contact latches at its onset.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Latch {
-    pub contact: Contact,
-    pub scheme: Scheme,
-    /// Damping from a coefficient of restitution (seed 000): each contact gets the `μ`
-    /// that makes it leave at `−e v_in` (without load); `contact.mu` is then unused.
-    pub restitution: Option<f64>,
-}
-
-impl From<(Contact, Scheme)> for Latch {
-    fn from((contact, scheme): (Contact, Scheme)) -> Self {
-        Self {
-            contact,
-            scheme,
-            restitution: None,
-        }
-    }
-}
-
-impl Latch {
-    /// The contact at `v_in`: `μ` from the restitution where one is set.
-    pub fn contact_at(&self, v_in: f64) -> Contact {
-        match self.restitution {
-            Some(e) => Contact {
-                mu: restitution::mu_for(e, v_in),
-                ..self.contact
-            },
-            None => self.contact,
-        }
-    }
-
-    /// The impact starting at `v_in`, `start` into its first sample, under gravity
-    /// `g_contact` during contact (`None`: the paper's contact).
-    pub fn impact(&self, v_in: f64, fs: f64, g_contact: Option<f64>, start: f64) -> Impact {
-        let c = self.contact_at(v_in);
-        let mut imp = Impact::new(c, self.scheme, v_in, fs).start_at(start);
-        if let Some(e) = self.restitution {
-            imp = imp.with_restitution_target(e);
-        }
-        if let Some(g) = g_contact.filter(|g| *g > 0.0 && g.is_finite()) {
-            let exit = load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g);
-            let e_target = match self.scheme.clamp_target {
-                ClampTarget::Exact => exit.e,
-                ClampTarget::Approx => {
-                    let (gamma, g_tilde) = load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g);
-                    prop1::restitution_prop1(c.alpha, gamma, g_tilde)
-                }
-            };
-            imp = imp.with_gravity(g, exit, e_target);
-        }
-        imp
-    }
-}
+/// Units of work (steps) of the load-aware exit's solve (`load::ExitSolve`) a bouncer
+/// spends at a strike, and in each sample after: about 4 µs on the build machine. A
+/// solve takes 10–90 steps (at most 412), so it ends within its contact's first
+/// few samples, and always before the guard, which allows a contact without load at
+/// least 64 samples.
+pub const EXIT_SLICE: u32 = 12;
 
 /// Which bouncing the train does.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -166,6 +122,12 @@ pub struct Bouncer {
     elapsed: u64,
     /// Each flight's take-off speed varies by this (`irregular`; none by default).
     irregular: Irregularity,
+    /// The load-aware exit of the contact in progress (or just ended), while it is
+    /// being solved: under gravity in contact the contact's exit, in the flight-only
+    /// mode whether the mass would stick (the train's last contact).
+    pending: Option<load::ExitSolve>,
+    /// Steps of the exit's solve a sample ([`EXIT_SLICE`]).
+    slice: u32,
 }
 
 impl Bouncer {
@@ -191,8 +153,8 @@ impl Bouncer {
             gravity: train.gravity.filter(|g| *g > 0.0 && g.is_finite()),
             ..train
         };
-        let (impact, last) = Self::open(train, fs, &latch, v_in, 0.0);
-        Self {
+        let (impact, last, pending) = Self::open(train, fs, &latch, v_in, 0.0);
+        let mut b = Self {
             impact,
             latch,
             phase: Phase::Contact,
@@ -204,7 +166,12 @@ impl Bouncer {
             rest: false,
             elapsed: 0,
             irregular: Irregularity::NONE,
-        }
+            pending,
+            slice: EXIT_SLICE,
+        };
+        let mut budget = EXIT_SLICE;
+        b.spend(&mut budget);
+        b
     }
 
     /// This train with each flight's take-off speed varied by `irregular` (see
@@ -257,27 +224,11 @@ impl Bouncer {
         self.impacts
     }
 
-    /// The impact at `v_in`, `start` into the current sample, for `train`, and whether it
-    /// is the train's last: in the flight-only mode, when the scaled load has reached
-    /// [`MERGED_LOAD`] or the load-aware model says the mass would stick.
-    fn open(train: Train, fs: f64, latch: &Latch, v_in: f64, start: f64) -> (Impact, bool) {
-        let g_contact = train.gravity.filter(|_| train.in_contact);
-        let imp = latch.impact(v_in, fs, g_contact, start);
-        let last = match (train.gravity, train.in_contact) {
-            (Some(g), false) => {
-                let c = imp.analytic().contact;
-                let (_, g_tilde) = load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g);
-                g_tilde >= MERGED_LOAD || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks
-            }
-            _ => false,
-        };
-        (imp, last)
-    }
-
     /// Ends the train (`rest`: with the mass on the wall).
     fn finish(&mut self, rest: bool) {
         self.phase = Phase::Done;
         self.rest = rest;
+        self.pending = None;
     }
 
     /// Advances one sample. `next` gives what a new impact starting in this sample
@@ -287,6 +238,9 @@ impl Bouncer {
         let mut out = BounceSample::default();
         let mut next = Some(next);
         self.elapsed += 1;
+        // The exit's solve takes at most this much of the sample, whatever starts in it.
+        let mut budget = self.slice;
+        self.spend(&mut budget);
         // How much of this sample has been accounted for.
         let mut pos = 0.0;
         for _ in 0..MAX_EVENTS {
@@ -311,7 +265,9 @@ impl Bouncer {
                     t_return,
                 } => {
                     let rest_of_sample = (1.0 - pos) / self.fs;
-                    if t + rest_of_sample < t_return {
+                    // A flight whose exit is still being solved does not land: its
+                    // return time is not known yet (see `exit_known`).
+                    if t + rest_of_sample < t_return || self.pending.is_some() {
                         self.phase = Phase::Flight {
                             x0,
                             v0,
@@ -335,8 +291,10 @@ impl Bouncer {
                         self.finish(false);
                         return out;
                     }
-                    (self.impact, self.last) = Self::open(self.train, self.fs, &latch, v_in, pos);
+                    (self.impact, self.last, self.pending) =
+                        Self::open(self.train, self.fs, &latch, v_in, pos);
                     self.latch = latch;
+                    self.spend(&mut budget);
                     self.impacts += 1;
                     self.phase = Phase::Contact;
                     self.pending_onset = true;
@@ -356,6 +314,11 @@ impl Bouncer {
             self.finish(true);
             return;
         }
+        self.take_off();
+    }
+
+    /// The flight from the impact's detachment state, `t = 0` into it.
+    fn take_off(&mut self) {
         let (x0, mut v0) = (self.impact.x().min(0.0), self.impact.v());
         if self.irregular.amount() > 0.0 {
             v0 *= self.irregular.factor(self.impacts);
