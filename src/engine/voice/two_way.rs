@@ -109,7 +109,8 @@ impl TwoWay {
         if substeps > MAX_VOICE_SUBSTEPS {
             return None;
         }
-        let run = CoupledRun::with_substeps(sys, method_of(p), v_in, fs, substeps)?;
+        let run =
+            CoupledRun::with_substeps(sys, method_of(p), v_in, fs, substeps)?.without_energy();
         let mut out = Self {
             run,
             fs,
@@ -138,7 +139,7 @@ impl TwoWay {
     }
 
     fn delta(&self) -> f64 {
-        self.run.state.delta(self.run.sys.modes.n).0
+        self.run.state.delta(self.run.sys().modes.n).0
     }
 
     /// The train's last impact, by the rigid wall's rules (`bounce`): the one whose
@@ -148,7 +149,7 @@ impl TwoWay {
         let Some(g) = self.train.gravity else {
             return false;
         };
-        let c = self.run.sys.contact;
+        let c = self.run.sys().contact;
         load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g).1 >= MERGED_LOAD
             || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks
     }
@@ -156,7 +157,7 @@ impl TwoWay {
     /// How far the surface can ever move from rest while no contact feeds it: each
     /// free mode's energy only falls, so `|w_k| ≤ √(w_k² + (ẇ_k/ω_k)²)` from now on.
     fn reach(&self) -> f64 {
-        let (m, s) = (&self.run.sys.modes, &self.run.state);
+        let (m, s) = (&self.run.sys().modes, &self.run.state);
         let mut r = 0.0;
         for i in 0..m.n {
             let u = s.u[i] / m.omega[i];
@@ -174,7 +175,7 @@ impl TwoWay {
     pub(super) fn excite(&mut self, norm: &Norm, budget: &mut f64) -> (BounceSample, f64) {
         let v_in = self.run.state.v;
         let s = self.step();
-        let m = self.run.sys.contact.mass;
+        let m = self.run.sys().contact.mass;
         if s.onset {
             *budget = IMPULSE_MARGIN * 2.0 * m * v_in.max(0.0) * self.fs * norm.inv_peak;
         }
@@ -237,10 +238,11 @@ impl TwoWay {
     /// clear; and it ends, whatever, after [`MAX_NEAR_TIME`].
     fn after_near(&mut self, samples: u64, out: &mut BounceSample) {
         let s = self.run.state;
-        let reach = self.reach();
-        let clear = self.delta() <= 0.0 && s.v <= 0.0 && s.x < -reach;
+        // (The surface's reach, a root a mode, only once the striker moves away.)
+        let clear = s.v <= 0.0 && self.delta() <= 0.0 && s.x < -self.reach();
         let late = self.elapsed as f64 > MAX_TRAIN_TIME * self.fs;
-        if samples as f64 > MAX_NEAR_TIME * self.fs || late || !s.is_finite() {
+        // (A state that is not finite has ended the strike in `step` already.)
+        if samples as f64 > MAX_NEAR_TIME * self.fs || late {
             out.detached = true;
             self.stage = Stage::Done;
             return;
@@ -249,6 +251,7 @@ impl TwoWay {
             return;
         }
         out.detached = true;
+        let reach = self.reach();
         match self.train.gravity {
             Some(g) if s.v < 0.0 && !self.last && self.impacts < MAX_IMPACTS => {
                 // Back to the surface's reach where x0 + v0 t + g t²/2 = −reach.
@@ -281,9 +284,9 @@ impl TwoWay {
         let mut s = self.run.state;
         s.x = x0 + v0 * t + 0.5 * g * t * t;
         s.v = v0 + g * t;
-        free_modes(&self.run.sys.modes, &mut s, t);
+        free_modes(&self.run.sys().modes, &mut s, t);
         if let Some(e) = self.restitution {
-            self.run.sys.contact.mu = restitution::mu_for(e, s.v);
+            self.run.set_mu(restitution::mu_for(e, s.v));
         }
         self.run.set_state(s);
         self.impacts += 1;
