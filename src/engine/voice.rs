@@ -28,6 +28,7 @@ pub use settings::{
 };
 use tail::Tail;
 use two_way::TwoWay;
+pub use two_way::TwoWayView;
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
@@ -220,6 +221,10 @@ impl Voice {
     }
     pub fn bouncer(&self) -> Option<&Bouncer> {
         self.bouncer.as_ref()
+    }
+    /// The two-way strike as the trace reads it, where this strike is one.
+    pub fn two_way(&self) -> Option<TwoWayView> {
+        self.two_way.as_ref().map(|t| t.view())
     }
     pub fn in_contact(&self) -> bool {
         self.bouncer.is_some_and(|b| !b.is_done()) || self.two_way.is_some_and(|t| !t.is_done())

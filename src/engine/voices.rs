@@ -366,11 +366,15 @@ impl Engine {
     }
 
     fn trace_sample(&mut self, slot: usize, s: &VoiceSample) {
-        let Some(b) = self.voices[slot].bouncer() else {
-            return;
-        };
         let t = &mut self.tracer;
-        if t.sample(b, &s.contact, &self.params, self.fs) {
+        let publish = if let Some(view) = self.voices[slot].two_way() {
+            t.sample_two_way(&view, &s.contact, &self.params, self.fs)
+        } else if let Some(b) = self.voices[slot].bouncer() {
+            t.sample(b, &s.contact, &self.params, self.fs)
+        } else {
+            false
+        };
+        if publish {
             t.work.seq += 1;
             t.work.guard_events = self.guard_events;
             (*self.published).clone_from(&t.work);

@@ -22,7 +22,7 @@ use crate::engine::params::{Coupling, EngineParams};
 use crate::model::body::{BodySettings, BodyType, strike_modes};
 use crate::model::bounce::{MAX_IMPACTS, MAX_TRAIN_TIME, MERGED_LOAD};
 use crate::model::coupled::{Coupled, CoupledRun, State, StrikeModes, TwoWayMethod};
-use crate::model::{BounceSample, Latch, Method, Train, load, restitution};
+use crate::model::{BounceSample, Contact, Latch, Method, Train, load, restitution};
 
 /// Most steps of the coupled system a voice takes a sample: with up to 16 modes, about
 /// as much work as a rigid-wall contact at its own limit. A strike that needs more is
@@ -63,6 +63,24 @@ enum Stage {
     Done,
 }
 
+/// What the editor's trace reads of a two-way strike after a sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TwoWayView {
+    /// The striker's displacement toward the body and velocity, m and m/s.
+    pub x_s: f64,
+    pub v: f64,
+    /// The body's surface under the striker, `w = Σ w_k`, m.
+    pub w: f64,
+    /// The coupled system's energy `H` (striker, contact, modes), J.
+    pub energy: f64,
+    /// The impact in progress: its speed in, and the contact it latched.
+    pub v_in: f64,
+    pub contact: Contact,
+    pub impacts: u32,
+    /// The strike (or train) is over.
+    pub done: bool,
+}
+
 /// A strike (or bouncing train) on a body that gives.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct TwoWay {
@@ -77,6 +95,8 @@ pub(super) struct TwoWay {
     pending_onset: bool,
     /// The impact in progress is the train's last.
     last: bool,
+    /// The speed the impact in progress came in at.
+    v_in: f64,
     /// Damping from a restitution: each impact gets the `μ` that leaves the rigid wall
     /// at `−e v_in` for its own `v_in`, as on the rigid wall (`Latch::contact_at`).
     restitution: Option<f64>,
@@ -123,10 +143,27 @@ impl TwoWay {
             impacts: 1,
             pending_onset: true,
             last: false,
+            v_in,
             restitution: latch.restitution,
         };
         out.last = out.merged(v_in);
         Some(out)
+    }
+
+    /// The strike as the trace reads it (`H` computed here: only the followed voice's).
+    pub(super) fn view(&self) -> TwoWayView {
+        let (sys, s) = (self.run.sys(), &self.run.state);
+        let (d, _) = s.delta(sys.modes.n);
+        TwoWayView {
+            x_s: s.x,
+            v: s.v,
+            w: s.x - d,
+            energy: sys.hamiltonian(s),
+            v_in: self.v_in,
+            contact: sys.contact,
+            impacts: self.impacts,
+            done: self.stage == Stage::Done,
+        }
     }
 
     pub(super) fn is_done(&self) -> bool {
@@ -289,6 +326,7 @@ impl TwoWay {
             self.run.set_mu(restitution::mu_for(e, s.v));
         }
         self.run.set_state(s);
+        self.v_in = s.v;
         self.impacts += 1;
         self.last = self.merged(s.v);
         self.pending_onset = true;
