@@ -2,7 +2,7 @@
 //! note-on (nothing simulated ahead).
 
 use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
-use super::tail::Tail;
+use super::tail::{Interrupted, Tail};
 use super::two_way::TwoWay;
 use super::{DECLICK_TIME, StrikeSetup, Voice};
 use crate::engine::humanize::Jitter;
@@ -72,13 +72,14 @@ impl Voice {
             if let Some(old) = self.tail {
                 self.declick += old.last_dry;
             }
-            if self.two_way.is_some() {
-                // A two-way contact is cut, through the de-click.
-                self.declick += self.last_dry;
-            }
-            if let Some(b) = self.bouncer {
+            let contact = match (self.two_way.filter(|t| t.touching()), self.bouncer) {
+                (Some(t), _) => Some(Interrupted::TwoWay(t)),
+                (None, Some(b)) => Some(Interrupted::Wall(b)),
+                (None, None) => None,
+            };
+            if let Some(c) = contact {
                 self.tail = Some(Tail::new(
-                    b,
+                    c,
                     self.norm,
                     self.gain,
                     self.budget,

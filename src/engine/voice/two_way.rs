@@ -22,7 +22,7 @@ use crate::engine::params::{Coupling, EngineParams};
 use crate::model::body::{BodySettings, BodyType, strike_modes};
 use crate::model::bounce::{MAX_IMPACTS, MAX_TRAIN_TIME, MERGED_LOAD};
 use crate::model::coupled::{Coupled, CoupledRun, State, StrikeModes, TwoWayMethod};
-use crate::model::{BounceSample, Contact, Latch, Method, Train, load, restitution};
+use crate::model::{Analytic, BounceSample, Contact, Latch, Method, Train, load, restitution};
 
 /// Most steps of the coupled system a voice takes a sample: with up to 16 modes, about
 /// as much work as a rigid-wall contact at its own limit. A strike that needs more is
@@ -164,6 +164,11 @@ impl TwoWay {
             impacts: self.impacts,
             done: self.stage == Stage::Done,
         }
+    }
+
+    /// The rigid wall's closed form for the contact the impact in progress latched.
+    pub(super) fn analytic(&self) -> Analytic {
+        self.run.sys().contact.impact(self.v_in)
     }
 
     pub(super) fn is_done(&self) -> bool {
