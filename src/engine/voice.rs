@@ -27,8 +27,8 @@ pub use settings::{
     body_settings, contact_of, latch_cached, latch_of, train_of, train_seed, velocity_to_speed,
 };
 use tail::Tail;
-use two_way::TwoWay;
 pub use two_way::TwoWayView;
+use two_way::{ModesCache, TwoWay};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
@@ -86,6 +86,8 @@ pub struct Voice {
     bouncer: Option<Bouncer>,
     /// The strike on a body that gives, in place of `bouncer` (see `two_way`).
     two_way: Option<TwoWay>,
+    /// The body's modes at the strike point the last two-way strike used.
+    strike_modes: ModesCache,
     /// The contact a re-strike interrupted, finishing into the body (see `tail`).
     tail: Option<Tail>,
     body: ModalBody,
@@ -151,6 +153,7 @@ impl Voice {
             started: 0,
             bouncer: None,
             two_way: None,
+            strike_modes: ModesCache::EMPTY,
             tail: None,
             body: ModalBody::new(body_settings(&p, 60), fs),
             norm: Norm {

@@ -115,14 +115,14 @@ impl Voice {
         self.latch(latch.contact_at(v_max), v_max);
         // The strike speed is the note's, not a parameter: its jitter applies here.
         let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
-        let irregular = Irregularity::new(p.irregularity, train_seed(p.seed, key, now));
-        self.bouncer =
-            Some(Bouncer::new(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular));
         let st = body_settings(p, key);
-        self.two_way = TwoWay::new(p, &st, &latch, v_in, self.fs, train_of(p));
-        if self.two_way.is_some() {
-            self.bouncer = None;
-        }
+        let (fs, cache) = (self.fs, &mut self.strike_modes);
+        self.two_way = TwoWay::new(p, &st, &latch, v_in, fs, train_of(p), cache);
+        // The rigid wall's strike, where the two-way one is not played.
+        self.bouncer = self.two_way.is_none().then(|| {
+            let irregular = Irregularity::new(p.irregularity, train_seed(p.seed, key, now));
+            Bouncer::new(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular)
+        });
         self.body.retune(st, self.fs);
         self.body_stale = false;
     }

@@ -102,6 +102,32 @@ pub(super) struct TwoWay {
     restitution: Option<f64>,
 }
 
+/// The body's modes at the strike point for the last body and mass a voice struck
+/// (their shapes and decays take a few thousand operations; a voice struck again, or a
+/// roll, strikes the same body).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ModesCache {
+    of: Option<(BodySettings, f64)>,
+    modes: StrikeModes,
+}
+
+impl ModesCache {
+    pub(super) const EMPTY: ModesCache = ModesCache {
+        of: None,
+        modes: StrikeModes::RIGID,
+    };
+
+    fn get(&mut self, st: &BodySettings, body_mass: f64) -> StrikeModes {
+        if self.of != Some((*st, body_mass)) {
+            let (modes, n) = strike_modes(st, body_mass);
+            self.modes =
+                StrikeModes::from_modes(modes[..n].iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)));
+            self.of = Some((*st, body_mass));
+        }
+        self.modes
+    }
+}
+
 impl TwoWay {
     /// The strike of `contact` at `v_in` on the body `st` of `p.body_mass` kg, or `None`
     /// where the patch is the rigid wall, there is no body, or the coupled system would
@@ -113,17 +139,16 @@ impl TwoWay {
         v_in: f64,
         fs: f64,
         train: Train,
+        cache: &mut ModesCache,
     ) -> Option<Self> {
-        let contact = latch.contact_at(v_in);
         if p.coupling != Coupling::TwoWay || st.kind == BodyType::None {
             return None;
         }
-        let (modes, n) = strike_modes(st, p.body_mass);
-        let modes =
-            StrikeModes::from_modes(modes[..n].iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)));
+        let modes = cache.get(st, p.body_mass);
         if modes.n == 0 {
             return None;
         }
+        let contact = latch.contact_at(v_in);
         let sys = Coupled { contact, modes };
         let substeps = sys.substeps(v_in, 1.0 / fs)?;
         if substeps > MAX_VOICE_SUBSTEPS {
