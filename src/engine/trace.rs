@@ -183,6 +183,8 @@ impl Tracer {
         if !s.detached {
             return false;
         }
+        // The striker is clear: nothing more to record until an onset.
+        self.recording = false;
         let w = &mut self.work;
         w.last = LastContact {
             impact: t.impacts,

@@ -225,6 +225,10 @@ impl Voice {
     pub fn bouncer(&self) -> Option<&Bouncer> {
         self.bouncer.as_ref()
     }
+    /// This strike is two-way (a body that gives), not the rigid wall's.
+    pub fn is_two_way(&self) -> bool {
+        self.two_way.is_some()
+    }
     /// The two-way strike as the trace reads it, where this strike is one.
     pub fn two_way(&self) -> Option<TwoWayView> {
         self.two_way.as_ref().map(|t| t.view())

@@ -367,9 +367,14 @@ impl Engine {
 
     fn trace_sample(&mut self, slot: usize, s: &VoiceSample) {
         let t = &mut self.tracer;
-        let publish = if let Some(view) = self.voices[slot].two_way() {
-            t.sample_two_way(&view, &s.contact, &self.params, self.fs)
-        } else if let Some(b) = self.voices[slot].bouncer() {
+        let v = &self.voices[slot];
+        let publish = if v.is_two_way() {
+            // Between a strike's end and the next onset there is nothing to record.
+            match v.two_way().filter(|_| t.recording || s.contact.onset) {
+                Some(view) => t.sample_two_way(&view, &s.contact, &self.params, self.fs),
+                None => false,
+            }
+        } else if let Some(b) = v.bouncer() {
             t.sample(b, &s.contact, &self.params, self.fs)
         } else {
             false
