@@ -5,7 +5,7 @@ use super::contact_trace::{
     BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS,
 };
 use super::params::EngineParams;
-use super::voice::TwoWayView;
+use super::voice::{TwoWayView, Voice};
 use crate::model::load::SETTLE_ZETA;
 use crate::model::{Analytic, BounceSample, Bouncer, Impact};
 
@@ -97,13 +97,7 @@ impl Tracer {
     /// the parameters the voice latched a new contact from in this sample
     /// (`latch_of(p)`). Returns true when the trace should be published: at each
     /// detachment, when the mass gets trapped, and when the train ends in flight.
-    pub(super) fn sample(
-        &mut self,
-        b: &Bouncer,
-        s: &BounceSample,
-        p: &EngineParams,
-        fs: f64,
-    ) -> bool {
+    fn sample(&mut self, b: &Bouncer, s: &BounceSample, p: &EngineParams, fs: f64) -> bool {
         let imp = b.impact();
         let an = *imp.analytic();
         let g = imp.gravity();
@@ -146,10 +140,32 @@ impl Tracer {
         publish
     }
 
+    /// Records one sample of the followed voice `v`, which did `s` (its rigid wall's
+    /// train or its two-way strike); true when the trace should be published.
+    pub(super) fn voice_sample(
+        &mut self,
+        v: &Voice,
+        s: &BounceSample,
+        p: &EngineParams,
+        fs: f64,
+    ) -> bool {
+        if v.is_two_way() {
+            // Between a strike's end and the next onset there is nothing to record.
+            match v.two_way().filter(|_| self.recording || s.onset) {
+                Some(view) => self.sample_two_way(&view, s, p, fs),
+                None => false,
+            }
+        } else if let Some(b) = v.bouncer() {
+            self.sample(b, s, p, fs)
+        } else {
+            false
+        }
+    }
+
     /// Records one sample of the followed voice's two-way strike, seen as `t` after a
     /// sample that did `s`. Returns true when the trace should be published: when the
     /// striker is clear of the body (a strike, or a bounce of a train, is over).
-    pub(super) fn sample_two_way(
+    fn sample_two_way(
         &mut self,
         t: &TwoWayView,
         s: &BounceSample,

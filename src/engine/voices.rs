@@ -367,18 +367,7 @@ impl Engine {
 
     fn trace_sample(&mut self, slot: usize, s: &VoiceSample) {
         let t = &mut self.tracer;
-        let v = &self.voices[slot];
-        let publish = if v.is_two_way() {
-            // Between a strike's end and the next onset there is nothing to record.
-            match v.two_way().filter(|_| t.recording || s.contact.onset) {
-                Some(view) => t.sample_two_way(&view, &s.contact, &self.params, self.fs),
-                None => false,
-            }
-        } else if let Some(b) = v.bouncer() {
-            t.sample(b, &s.contact, &self.params, self.fs)
-        } else {
-            false
-        };
+        let publish = t.voice_sample(&self.voices[slot], &s.contact, &self.params, self.fs);
         if publish {
             t.work.seq += 1;
             t.work.guard_events = self.guard_events;

@@ -1,15 +1,16 @@
-//! The contact a re-strike interrupts, on the rigid wall or two-way. Cutting it would step the force the body hears:
-//! a step rings every mode, and at the soft end of Hardness the body's calibrated gain
-//! (which lifts a slow pulse's faint ringing to full level) turns that into a bang far
-//! over the target. The interrupted contact instead goes on, at the gains and
-//! normalisation it started with, while its force fades out over half its contact time
-//! (a raised cosine: a ramp as slow as the pulse itself, which the body hears no louder
-//! than the pulse), or until it leaves the wall, whichever comes first; its bounces, if
-//! any, are the new strike's business. Fading rather than finishing keeps a double
-//! trigger (the same key twice within a contact, as drum pads send) near one strike's
-//! level instead of two.
+//! The contact a re-strike interrupts, on the rigid wall or two-way. Cutting it would
+//! step the force the body hears: a step rings every mode, and at the soft end of
+//! Hardness the body's calibrated gain (which lifts a slow pulse's faint ringing to full
+//! level) turns that into a bang far over the target. The interrupted contact instead
+//! goes on, at the gains and normalisation it started with, while its force fades out
+//! over half its contact time (a raised cosine: a ramp as slow as the pulse itself,
+//! which the body hears no louder than the pulse), or until it leaves the wall (two-way:
+//! until striker and surface part), whichever comes first; its bounces, if any, are the
+//! new strike's business. Fading rather than finishing keeps a double trigger (the same
+//! key twice within a contact, as drum pads send) near one strike's level instead of
+//! two.
 
-use super::norm::{EXCITATION_LIMIT, Norm};
+use super::norm::{Norm, excitation};
 use super::two_way::TwoWay;
 use crate::engine::level;
 use crate::model::tau::contact_time_bound;
@@ -117,13 +118,4 @@ impl Tail {
             self.gain.body * u * self.norm.body_drive,
         ))
     }
-}
-
-/// The normalised excitation of a sample whose wall force averages `f_avg`, within the
-/// excitation limit and what is left of the impact's `budget` (which it spends).
-#[inline]
-pub(super) fn excitation(f_avg: f64, norm: &Norm, budget: &mut f64) -> f64 {
-    let u = (f_avg * norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(*budget));
-    *budget -= u;
-    u
 }

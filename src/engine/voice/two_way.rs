@@ -16,8 +16,7 @@
 // The modes are a struct of arrays, indexed together up to `n`.
 #![allow(clippy::needless_range_loop)]
 
-use super::norm::{IMPULSE_MARGIN, Norm};
-use super::tail::excitation;
+use super::norm::{IMPULSE_MARGIN, Norm, excitation};
 use crate::engine::params::{Coupling, EngineParams};
 use crate::model::body::{BodySettings, BodyType, strike_modes};
 use crate::model::bounce::{MAX_IMPACTS, MAX_TRAIN_TIME, MERGED_LOAD};
@@ -102,9 +101,8 @@ pub(super) struct TwoWay {
     restitution: Option<f64>,
 }
 
-/// The body's modes at the strike point for the last body and mass a voice struck
-/// (their shapes and decays take a few thousand operations; a voice struck again, or a
-/// roll, strikes the same body).
+/// The body's modes at the strike point for the body and mass a voice last struck (a
+/// few thousand operations; a voice struck again strikes the same body).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ModesCache {
     of: Option<(BodySettings, f64)>,

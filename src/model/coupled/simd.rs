@@ -36,23 +36,18 @@ pub(super) fn sample(
             Method::Heun => true,
             _ => return false,
         };
-        let run = Steps {
-            sys,
-            k,
-            h,
-            substeps,
-        };
+        let n = substeps;
         // SAFETY: the caller takes this path only where `body::vector_path` found AVX2.
         unsafe {
             match (k.groups(), heun) {
-                (0 | 1, false) => avx::verlet::<1>(&run, s, a, each),
-                (2, false) => avx::verlet::<2>(&run, s, a, each),
-                (3, false) => avx::verlet::<3>(&run, s, a, each),
-                (_, false) => avx::verlet::<4>(&run, s, a, each),
-                (0 | 1, true) => avx::heun::<1>(&run, s, a, each),
-                (2, true) => avx::heun::<2>(&run, s, a, each),
-                (3, true) => avx::heun::<3>(&run, s, a, each),
-                (_, true) => avx::heun::<4>(&run, s, a, each),
+                (0 | 1, false) => avx::verlet::<1>(sys, k, h, n, s, a, each),
+                (2, false) => avx::verlet::<2>(sys, k, h, n, s, a, each),
+                (3, false) => avx::verlet::<3>(sys, k, h, n, s, a, each),
+                (_, false) => avx::verlet::<4>(sys, k, h, n, s, a, each),
+                (0 | 1, true) => avx::heun::<1>(sys, k, h, n, s, a, each),
+                (2, true) => avx::heun::<2>(sys, k, h, n, s, a, each),
+                (3, true) => avx::heun::<3>(sys, k, h, n, s, a, each),
+                (_, true) => avx::heun::<4>(sys, k, h, n, s, a, each),
             }
         }
         true
@@ -64,19 +59,12 @@ pub(super) fn sample(
     }
 }
 
-/// What the steps of a sample share.
-struct Steps<'a> {
-    sys: &'a Coupled,
-    k: &'a ModeCoefs,
-    h: f64,
-    substeps: u32,
-}
-
 const _: () = assert!(LANES == 4, "a vector holds one lane group");
 
 #[cfg(target_arch = "x86_64")]
 mod avx {
-    use super::{Accel, State, Steps};
+    use super::super::explicit::Accel;
+    use super::super::system::{Coupled, ModeCoefs, State};
     use crate::model::body::MODES;
     use std::arch::x86_64::*;
 
@@ -115,11 +103,11 @@ mod avx {
 
     impl<const G: usize> Regs<G> {
         #[inline(always)]
-        fn of(r: &Steps) -> Self {
+        fn of(k: &ModeCoefs) -> Self {
             Self {
-                inv_mass: load(&r.k.inv_mass),
-                omega2: load(&r.k.omega2),
-                damp: load(&r.k.damp),
+                inv_mass: load(&k.inv_mass),
+                omega2: load(&k.omega2),
+                damp: load(&k.damp),
             }
         }
 
@@ -143,18 +131,21 @@ mod avx {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) fn verlet<const G: usize>(
-        r: &Steps,
+        sys: &Coupled,
+        coefs: &ModeCoefs,
+        h: f64,
+        substeps: u32,
         s: &mut State,
         a: &mut Accel,
         each: &mut impl FnMut(f64, f64),
     ) {
-        let (h, m) = (r.h, r.sys.contact.mass);
+        let m = sys.contact.mass;
         let (hh, h2) = (0.5 * h * h, 0.5 * h);
         let (vh, vhh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(hh), _mm256_set1_pd(h2));
-        let k = Regs::<G>::of(r);
+        let k = Regs::<G>::of(coefs);
         let (mut w, mut u, mut am) = (load::<G>(&s.w), load::<G>(&s.u), load::<G>(&a.modes));
         let (mut x, mut v, mut a_s, mut f) = (s.x, s.v, a.striker, a.force);
-        for _ in 0..r.substeps {
+        for _ in 0..substeps {
             x = x + h * v + hh * a_s;
             v += h2 * a_s;
             let (mut sw, mut su) = (_mm256_setzero_pd(), _mm256_setzero_pd());
@@ -169,7 +160,7 @@ mod avx {
             }
             let (tw, tu) = hsum2(sw, su);
             let d = x - tw;
-            f = r.sys.force(d, v - tu);
+            f = sys.force(d, v - tu);
             a_s = -f / m;
             v += h2 * a_s;
             let vf = _mm256_set1_pd(f);
@@ -189,19 +180,22 @@ mod avx {
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) fn heun<const G: usize>(
-        r: &Steps,
+        sys: &Coupled,
+        coefs: &ModeCoefs,
+        h: f64,
+        substeps: u32,
         s: &mut State,
         a: &mut Accel,
         each: &mut impl FnMut(f64, f64),
     ) {
-        let (h, m) = (r.h, r.sys.contact.mass);
+        let m = sys.contact.mass;
         let h2 = 0.5 * h;
         let (vh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(h2));
-        let k = Regs::<G>::of(r);
+        let k = Regs::<G>::of(coefs);
         let (mut w, mut u, mut am) = (load::<G>(&s.w), load::<G>(&s.u), load::<G>(&a.modes));
         let (mut x, mut v, mut a_s, mut f) = (s.x, s.v, a.striker, a.force);
         let mut u_pred = [_mm256_setzero_pd(); G];
-        for _ in 0..r.substeps {
+        for _ in 0..substeps {
             let v_pred = v + h * a_s;
             x += h2 * (v + v_pred);
             let (mut sw, mut su) = (_mm256_setzero_pd(), _mm256_setzero_pd());
@@ -213,7 +207,7 @@ mod avx {
             }
             let (tw, tu) = hsum2(sw, su);
             let d = x - tw;
-            f = r.sys.force(d, v_pred - tu);
+            f = sys.force(d, v_pred - tu);
             let striker = -f / m;
             v += h2 * (a_s + striker);
             a_s = striker;
