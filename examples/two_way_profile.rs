@@ -46,6 +46,14 @@ fn main() {
         modes.n,
         sys.substeps(v_in, 1.0 / FS)
     );
+    let contact_only = Coupled {
+        modes: StrikeModes::RIGID,
+        ..sys
+    };
+    eprintln!(
+        "without the modes (the mass–wall and contact rules): {:?}",
+        contact_only.substeps(v_in, 1.0 / FS)
+    );
     let mut levels = Levels::on_demand(FS);
     levels.set(&p, FS);
     let mut v = Voice::new(FS);
