@@ -217,3 +217,67 @@ fn the_environment_can_open_a_view() {
     assert_eq!(opening_view(View::Physics, Some("")), View::Physics);
     assert_eq!(opening_view(View::Play, None), View::Play);
 }
+
+// ---- The two-way strike in the Physics view ----
+
+/// Plays one full-velocity note of `p` through the engine until its trace is
+/// published and the note is over.
+fn traced(p: &EngineParams) -> rebound::engine::ContactTrace {
+    let fs = 48_000.0;
+    let mut e = rebound::engine::Engine::new(fs);
+    e.set_params(p);
+    e.set_sample_rate(fs);
+    e.note_on(60, 1.0, 0, None);
+    let (mut l, mut r) = ([0.0f32; 256], [0.0f32; 256]);
+    for _ in 0..40 {
+        e.render(&mut l, &mut r);
+    }
+    e.last_trace().clone()
+}
+
+/// The phase view of a two-way strike draws the striker over the body's surface, and
+/// the readout says how far the surface moved: on a 10 g bar the surface follows the
+/// striker by a good part of its travel, the dashed compression is the difference of
+/// the two lines at every point, above 0 for the samples in contact; on a 10 kg bar the
+/// surface barely moves; the rigid wall draws the phase portrait as before.
+#[test]
+fn the_phase_view_draws_the_surface_under_the_striker() {
+    use rebound::editor::plots::phase::surface_lines;
+    use rebound::editor::readouts::two_way_text;
+    use rebound::engine::Coupling;
+    let p = |coupling, body_mass| EngineParams {
+        coupling,
+        body_mass,
+        ..EngineParams::default()
+    };
+    let mut w_over_x = Vec::new();
+    for mass in [0.01, 10.0] {
+        let t = traced(&p(Coupling::TwoWay, mass));
+        assert!(t.seq > 0 && t.two_way, "{mass} kg");
+        let [x_s, w, delta] = surface_lines(&t).expect("a two-way trace draws its lines");
+        assert_eq!((x_s.len(), w.len(), delta.len()), (t.len, t.len, t.len));
+        for i in 0..t.len {
+            assert_eq!((x_s[i][0], w[i][0]), (delta[i][0], delta[i][0]));
+            assert!((x_s[i][1] - w[i][1] - delta[i][1]).abs() <= 1e-9 * x_s[i][1].abs().max(1e-9));
+            assert!(i == 0 || x_s[i][0] > x_s[i - 1][0], "time runs on");
+        }
+        let pressed = delta[1..].iter().filter(|d| d[1] > 0.0).count() as u64;
+        assert!(t.samples.abs_diff(pressed) <= 2, "{} {pressed}", t.samples);
+        let max = |l: &[[f64; 2]]| l.iter().fold(0.0f64, |m, p| m.max(p[1]));
+        w_over_x.push(max(&w) / max(&x_s));
+        let text = two_way_text(&t);
+        assert!(
+            text.contains(&format!("surface w max {:.3} µm", max(&w))),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("contact {} samples", t.samples)),
+            "{text}"
+        );
+    }
+    assert!(w_over_x[0] > 0.2, "a 10 g bar gives: {w_over_x:?}");
+    assert!(w_over_x[1] < 0.01, "a 10 kg bar barely moves: {w_over_x:?}");
+    let rigid = traced(&p(Coupling::Rigid, 0.01));
+    assert!(rigid.seq > 0 && !rigid.two_way);
+    assert!(surface_lines(&rigid).is_none());
+}

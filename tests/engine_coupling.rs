@@ -270,3 +270,40 @@ fn two_way_corners_of_the_ranges_stay_finite() {
     }
     assert!(bad.is_empty(), "{bad:#?}");
 }
+
+/// The same key struck again while its two-way contact still presses on the body (a
+/// double trigger, a fast roll with a soft mallet): as on the rigid wall, the old
+/// contact goes on into the body, fading, while the new strike takes over, so the body
+/// hears no step of force. Cutting it rang every mode with the step: at the soft end of
+/// Hardness, whose calibrated body gain lifts a slow pulse's faint ringing to full
+/// level, a bang far over two strikes. The two stay within the rigid wall's bound
+/// (`engine_level`: 1.5 dB over two calibrated strikes that add).
+#[test]
+fn a_restrike_during_a_two_way_contact_hands_over_without_a_click() {
+    let fs = 48_000.0;
+    for body_mass in [0.5, 0.02] {
+        for hardness_ms in [0.6, 4.0, 10.0] {
+            for frac in [0.25, 0.5, 0.75] {
+                let p = EngineParams {
+                    hardness_ms,
+                    ..two_way(body_mass)
+                };
+                let again = 11 + (frac * hardness_ms * 1e-3 * fs) as usize;
+                let notes = [10, again].map(|at| rebound::engine::NoteSpec {
+                    at,
+                    key: 60,
+                    velocity: 1.0,
+                    off: None,
+                });
+                let r = rebound::engine::render(&p, fs, &notes, (0.5 * fs) as usize);
+                let db = peak_db(&r);
+                let case = format!("{body_mass} kg, Hardness {hardness_ms} ms, again at {frac}");
+                eprintln!("{case}: {db:.2} dBFS");
+                assert!(
+                    db.is_finite() && db <= TARGET_PEAK_DB + 7.5,
+                    "{case}: {db:.2} dBFS"
+                );
+            }
+        }
+    }
+}

@@ -27,6 +27,8 @@ pub fn readouts(ui: &mut egui::Ui, t: &ContactTrace, shared: &EditorShared) {
     ui.horizontal_wrapped(|ui| {
         if t.seq == 0 {
             ui.label("Play a note to see its contact.");
+        } else if t.two_way {
+            ui.monospace(two_way_text(t));
         } else {
             let dev = if t.load { "%drift(H+D)" } else { "%dev(H)" };
             ui.monospace(format!(
@@ -61,6 +63,24 @@ pub fn readouts(ui: &mut egui::Ui, t: &ContactTrace, shared: &EditorShared) {
             rest_text(t.rest)
         ));
     }
+}
+
+/// The readout of a two-way strike: its speed, its samples in contact, how far the
+/// body's surface moved under the striker, and the energy left in striker, contact and
+/// modes when it was over.
+pub fn two_way_text(t: &ContactTrace) -> String {
+    let n = t.len.min(t.w.len());
+    let w_max = t.w[..n].iter().fold(0.0f64, |m, w| m.max(w.abs() as f64));
+    let x_max = t.x[..n].iter().fold(0.0f64, |m, x| m.max(*x as f64));
+    let h_end = if n > 0 { t.h[n - 1] as f64 } else { f64::NAN };
+    format!(
+        "two-way | v_in {:.3} m/s | contact {} samples | x_s max {:.3} µm | surface w max {:.3} µm | H/H₀ at the end {:.3}",
+        t.v_in,
+        t.samples,
+        x_max * 1e6,
+        w_max * 1e6,
+        h_end
+    )
 }
 
 /// A signed percentage; an exact result (−0.0) shows as +0, an undefined one as n/a.

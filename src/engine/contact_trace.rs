@@ -78,14 +78,23 @@ pub struct ContactTrace {
     pub load: bool,
     /// Gravity of the recorded contact (m/s², 0 without load).
     pub load_g: f64,
-    /// Trajectory points (v, x, H_sim / H₀, D / H₀), every `stride`-th sample.
+    /// The recorded strike was two-way (Coupling Two-way: the body gives): `x` is the
+    /// striker's `x_s`, `w` the body's surface under it (`δ = x_s − w` the
+    /// compression), `h` the coupled system's energy (striker, contact and modes) over
+    /// `H₀ = ½ m v_in²`, falling by what the contact's and the modes' damping take, and
+    /// `d` 0. The strike is recorded from its onset until the striker is clear of the
+    /// body, micro-contacts included; eq (3), (6) and (20) do not hold.
+    pub two_way: bool,
+    /// Trajectory points (v, x, H_sim / H₀, D / H₀, and the surface `w`: 0 on the rigid
+    /// wall), every `stride`-th sample.
     pub len: usize,
     pub stride: usize,
     pub v: [f32; TRACE_POINTS],
     pub x: [f32; TRACE_POINTS],
     pub h: [f32; TRACE_POINTS],
     pub d: [f32; TRACE_POINTS],
-    /// Contact time in samples.
+    pub w: [f32; TRACE_POINTS],
+    /// Contact time in samples (two-way: samples with `δ > 0`).
     pub samples: u64,
     /// Largest |H_sim − H(v)| / |ΔH_τ| over the contact, % (eq 27, exact v_out); under
     /// load, the model's load-aware drift `|H + D − H₀|` over the exact contact's
@@ -160,12 +169,14 @@ impl Default for ContactTrace {
             v_in: 0.0,
             load: false,
             load_g: 0.0,
+            two_way: false,
             len: 0,
             stride: 1,
             v: [0.0; TRACE_POINTS],
             x: [0.0; TRACE_POINTS],
             h: [0.0; TRACE_POINTS],
             d: [0.0; TRACE_POINTS],
+            w: [0.0; TRACE_POINTS],
             samples: 0,
             dev_h_pct: 0.0,
             err_vout_pct: 0.0,

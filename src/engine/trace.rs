@@ -5,6 +5,7 @@ use super::contact_trace::{
     BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS,
 };
 use super::params::EngineParams;
+use super::voice::{TwoWayView, Voice};
 use crate::model::load::SETTLE_ZETA;
 use crate::model::{Analytic, BounceSample, Bouncer, Impact};
 
@@ -64,7 +65,7 @@ impl Tracer {
         };
     }
 
-    fn push(&mut self, v: f64, x: f64, h: f64, d: f64) {
+    fn push(&mut self, v: f64, x: f64, h: f64, d: f64, surface: f64) {
         self.counter += 1;
         if !(self.counter - 1).is_multiple_of(self.work.stride) {
             return;
@@ -76,6 +77,7 @@ impl Tracer {
                 w.x[i] = w.x[2 * i];
                 w.h[i] = w.h[2 * i];
                 w.d[i] = w.d[2 * i];
+                w.w[i] = w.w[2 * i];
             }
             w.len = TRACE_POINTS / 2;
             w.stride *= 2;
@@ -87,6 +89,7 @@ impl Tracer {
         w.x[w.len] = x as f32;
         w.h[w.len] = h as f32;
         w.d[w.len] = d as f32;
+        w.w[w.len] = surface as f32;
         w.len += 1;
     }
 
@@ -94,13 +97,7 @@ impl Tracer {
     /// the parameters the voice latched a new contact from in this sample
     /// (`latch_of(p)`). Returns true when the trace should be published: at each
     /// detachment, when the mass gets trapped, and when the train ends in flight.
-    pub(super) fn sample(
-        &mut self,
-        b: &Bouncer,
-        s: &BounceSample,
-        p: &EngineParams,
-        fs: f64,
-    ) -> bool {
+    fn sample(&mut self, b: &Bouncer, s: &BounceSample, p: &EngineParams, fs: f64) -> bool {
         let imp = b.impact();
         let an = *imp.analytic();
         let g = imp.gravity();
@@ -120,7 +117,7 @@ impl Tracer {
                 }
                 (an.contact.hamiltonian(x, v) / self.h0, 0.0)
             };
-            self.push(v, x, h, d);
+            self.push(v, x, h, d, 0.0);
         }
         let mut publish = false;
         if g > 0.0
@@ -141,6 +138,85 @@ impl Tracer {
             publish = true;
         }
         publish
+    }
+
+    /// Records one sample of the followed voice `v`, which did `s` (its rigid wall's
+    /// train or its two-way strike); true when the trace should be published.
+    pub(super) fn voice_sample(
+        &mut self,
+        v: &Voice,
+        s: &BounceSample,
+        p: &EngineParams,
+        fs: f64,
+    ) -> bool {
+        if v.is_two_way() {
+            // Between a strike's end and the next onset there is nothing to record.
+            match v.two_way().filter(|_| self.recording || s.onset) {
+                Some(view) => self.sample_two_way(&view, s, p, fs),
+                None => false,
+            }
+        } else if let Some(b) = v.bouncer() {
+            self.sample(b, s, p, fs)
+        } else {
+            false
+        }
+    }
+
+    /// Records one sample of the followed voice's two-way strike, seen as `t` after a
+    /// sample that did `s`. Returns true when the trace should be published: when the
+    /// striker is clear of the body (a strike, or a bounce of a train, is over).
+    fn sample_two_way(
+        &mut self,
+        t: &TwoWayView,
+        s: &BounceSample,
+        p: &EngineParams,
+        fs: f64,
+    ) -> bool {
+        if s.onset {
+            self.restitution = super::physical::restitution_of(p);
+            if self.v_first == 0.0 {
+                self.v_first = t.v_in;
+            }
+            // The whole strike is recorded from its first onset; a bounce's onset
+            // starts a new recording, unless it is a tiny late one.
+            self.recording = t.v_in >= 0.1 * self.v_first;
+            if self.recording {
+                let w = &mut self.work;
+                (w.len, w.stride, w.samples) = (0, 1, 0);
+                self.counter = 0;
+                self.h0 = (0.5 * t.contact.mass * t.v_in * t.v_in).max(f64::MIN_POSITIVE);
+                (w.contact, w.v_in, w.fs) = (t.contact, t.v_in, fs);
+                (w.load, w.load_g, w.two_way) = (false, 0.0, true);
+                (w.dev_h_pct, w.err_vout_pct) = (f64::NAN, f64::NAN);
+                (w.runaway, w.newton_mean, w.newton_max) = (false, 0.0, 0);
+                self.push(t.v_in, 0.0, 1.0, 0.0, 0.0);
+            }
+        }
+        if self.recording {
+            self.work.samples += u64::from(t.x_s - t.w > 0.0);
+            self.push(t.v, t.x_s, t.energy / self.h0, 0.0, t.w);
+        }
+        if !s.detached {
+            return false;
+        }
+        // The striker is clear: nothing more to record until an onset.
+        self.recording = false;
+        let w = &mut self.work;
+        w.last = LastContact {
+            impact: t.impacts,
+            v_in: t.v_in,
+            e: -t.v / t.v_in,
+            e_exact: f64::NAN,
+            mu: t.contact.mu,
+            restitution: self.restitution,
+            load_drift_pct: f64::NAN,
+        };
+        w.rest = match (w.bounce, t.done) {
+            (BounceMode::Off, _) => RestState::Single,
+            (_, false) => RestState::Bouncing,
+            (_, true) => RestState::Ended,
+        };
+        true
     }
 
     /// A new contact of the followed train: recorded unless it is a tiny late bounce.
@@ -170,7 +246,8 @@ impl Tracer {
             w.fs = fs;
             w.load = g > 0.0;
             w.load_g = g;
-            self.push(an.v_in, 0.0, 1.0, 0.0);
+            w.two_way = false;
+            self.push(an.v_in, 0.0, 1.0, 0.0, 0.0);
         }
     }
 

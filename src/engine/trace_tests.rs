@@ -120,3 +120,49 @@ fn a_flight_only_train_ends_by_the_sticking_rule() {
     );
     assert!(!t.drift_load && t.bounces > 1);
 }
+
+/// A two-way strike is traced with the body's surface under the striker: a light bar
+/// gives by a good part of the striker's travel, the compression `x_s − w` is positive
+/// for as many samples as the trace counts in contact, and the coupled system's energy
+/// only falls from `H₀`. On the rigid wall the same patch traces no surface.
+#[test]
+fn a_two_way_strike_traces_the_surface_under_the_striker() {
+    let p = EngineParams {
+        coupling: crate::engine::Coupling::TwoWay,
+        body_mass: 0.01,
+        ..EngineParams::default()
+    };
+    let (t, seq) = play(&p, 1.0, 0.1);
+    assert_eq!(seq, 1);
+    assert!(t.two_way && !t.load, "{t:?}");
+    assert!(
+        t.len > 20 && t.stride == 1,
+        "{} points, stride {}",
+        t.len,
+        t.stride
+    );
+    let (x, w) = (&t.x[..t.len], &t.w[..t.len]);
+    let x_max = x.iter().fold(0.0f32, |m, x| m.max(*x));
+    let w_max = w.iter().fold(0.0f32, |m, w| m.max(*w));
+    assert!(w_max > 0.2 * x_max && x_max > 0.0, "w {w_max}, x_s {x_max}");
+    // The first point is the onset (before the sample), the rest one a sample each.
+    let pressed = x[1..].iter().zip(&w[1..]).filter(|(x, w)| *x > *w).count() as u64;
+    assert!(
+        t.samples > 0 && t.samples.abs_diff(pressed) <= 2,
+        "{} {pressed}",
+        t.samples
+    );
+    assert_eq!(t.h[0], 1.0);
+    assert!(t.h[..t.len].iter().all(|h| *h <= 1.0 + 1e-3 && *h >= 0.0));
+    assert!(t.h[t.len - 1] < 0.99);
+    assert!(t.last.e > 0.0 && t.last.e < 1.0, "{:?}", t.last);
+    assert_eq!(t.rest, RestState::Single);
+
+    let rigid = EngineParams {
+        coupling: crate::engine::Coupling::Rigid,
+        ..p
+    };
+    let (t, _) = play(&rigid, 1.0, 0.1);
+    assert!(!t.two_way && t.len > 0);
+    assert!(t.w[..t.len].iter().all(|w| *w == 0.0));
+}

@@ -27,7 +27,8 @@ pub use settings::{
     body_settings, contact_of, latch_cached, latch_of, train_of, train_seed, velocity_to_speed,
 };
 use tail::Tail;
-use two_way::TwoWay;
+pub use two_way::TwoWayView;
+use two_way::{ModesCache, TwoWay};
 
 /// Output level of a full-velocity strike: the dry pulse peaks here (−6 dBFS).
 pub const FULL_SCALE: f64 = 0.5;
@@ -85,6 +86,8 @@ pub struct Voice {
     bouncer: Option<Bouncer>,
     /// The strike on a body that gives, in place of `bouncer` (see `two_way`).
     two_way: Option<TwoWay>,
+    /// The body's modes at the strike point the last two-way strike used.
+    strike_modes: ModesCache,
     /// The contact a re-strike interrupted, finishing into the body (see `tail`).
     tail: Option<Tail>,
     body: ModalBody,
@@ -150,6 +153,7 @@ impl Voice {
             started: 0,
             bouncer: None,
             two_way: None,
+            strike_modes: ModesCache::EMPTY,
             tail: None,
             body: ModalBody::new(body_settings(&p, 60), fs),
             norm: Norm {
@@ -220,6 +224,14 @@ impl Voice {
     }
     pub fn bouncer(&self) -> Option<&Bouncer> {
         self.bouncer.as_ref()
+    }
+    /// This strike is two-way (a body that gives), not the rigid wall's.
+    pub fn is_two_way(&self) -> bool {
+        self.two_way.is_some()
+    }
+    /// The two-way strike as the trace reads it, where this strike is one.
+    pub fn two_way(&self) -> Option<TwoWayView> {
+        self.two_way.as_ref().map(|t| t.view())
     }
     pub fn in_contact(&self) -> bool {
         self.bouncer.is_some_and(|b| !b.is_done()) || self.two_way.is_some_and(|t| !t.is_done())

@@ -370,11 +370,9 @@ impl Engine {
     }
 
     fn trace_sample(&mut self, slot: usize, s: &VoiceSample) {
-        let Some(b) = self.voices[slot].bouncer() else {
-            return;
-        };
         let t = &mut self.tracer;
-        if t.sample(b, &s.contact, &self.params, self.fs) {
+        let publish = t.voice_sample(&self.voices[slot], &s.contact, &self.params, self.fs);
+        if publish {
             t.work.seq += 1;
             t.work.guard_events = self.guard_events;
             (*self.published).clone_from(&t.work);

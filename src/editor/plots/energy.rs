@@ -14,7 +14,12 @@ pub fn plot(ui: &mut egui::Ui, t: &ContactTrace, size: egui::Vec2) {
     } else {
         0.0
     };
-    let title = if t.load {
+    let title = if t.two_way {
+        format!(
+            "Energy of striker, contact and body's modes H/H₀ against v/v_in (two-way, H₀ {:.3e} J): falls by the contact's and the modes' damping",
+            h0
+        )
+    } else if t.load {
         format!(
             "Energy under load: H = ½mv² + kx^(α+1)/(α+1) − mgx and H + D over H₀ = {:.3e} J; line: H + D = H₀",
             h0
@@ -37,7 +42,10 @@ pub fn plot(ui: &mut egui::Ui, t: &ContactTrace, size: egui::Vec2) {
             let sim: PlotPoints = (0..t.len)
                 .map(|i| [t.v[i] as f64 / t.v_in, t.h[i] as f64])
                 .collect();
-            if t.load {
+            if t.two_way {
+                pu.hline(HLine::new("H₀", 1.0).color(ANALYTIC));
+                pu.points(Points::new("simulated", sim).color(SIM).radius(1.6));
+            } else if t.load {
                 pu.hline(HLine::new("H + D = H₀", 1.0).color(ANALYTIC));
                 let bal: PlotPoints = (0..t.len)
                     .map(|i| [t.v[i] as f64 / t.v_in, (t.h[i] + t.d[i]) as f64])

@@ -1,13 +1,72 @@
-//! The contact's phase portrait against eq (3).
+//! The contact's phase portrait against eq (3); a two-way strike's striker over the
+//! body's surface.
 
-use super::{ANALYTIC, SIM, analytic_curve, framed, x_axis};
+use super::{ANALYTIC, BALANCE, SIM, analytic_curve, framed, x_axis};
 use crate::engine::ContactTrace;
 use crate::model::Analytic;
 use egui_plot::{HLine, Line, LineStyle, PlotPoints, Points};
 
+/// The lines of a two-way strike: the striker's `x_s`, the body's surface `w` under it
+/// and the compression `δ = x_s − w`, each as `[time ms, µm]` from the onset (`None`
+/// for a rigid-wall trace or an empty one).
+pub fn surface_lines(t: &ContactTrace) -> Option<[Vec<[f64; 2]>; 3]> {
+    if !t.two_way || t.len == 0 || t.fs.is_nan() || t.fs <= 0.0 {
+        return None;
+    }
+    let at = |i: usize| (i * t.stride) as f64 / t.fs * 1e3;
+    let line = |f: &dyn Fn(usize) -> f64| (0..t.len).map(|i| [at(i), f(i) * 1e6]).collect();
+    Some([
+        line(&|i| t.x[i] as f64),
+        line(&|i| t.w[i] as f64),
+        line(&|i| t.x[i] as f64 - t.w[i] as f64),
+    ])
+}
+
+/// A two-way strike: the striker and the body's surface under it against time, and
+/// the compression between them (the contact is where it is above 0).
+fn plot_two_way(ui: &mut egui::Ui, t: &ContactTrace, size: egui::Vec2) {
+    let lines = surface_lines(t);
+    let title = "Striker x_s and the body's surface w under it (two-way), µm; dashed: \
+                 δ = x_s − w, in contact above 0";
+    framed(
+        ui,
+        "phase",
+        title,
+        x_axis("time from the onset, ms"),
+        "µm",
+        size,
+    )
+    .include_x(0.0)
+    .include_y(0.0)
+    .show(ui, |pu| {
+        let Some([x_s, w, delta]) = lines else {
+            return;
+        };
+        pu.line(
+            Line::new("striker x_s", PlotPoints::from(x_s))
+                .color(SIM)
+                .width(1.5),
+        );
+        pu.line(
+            Line::new("surface w", PlotPoints::from(w))
+                .color(ANALYTIC)
+                .width(1.5),
+        );
+        pu.line(
+            Line::new("δ = x_s − w", PlotPoints::from(delta))
+                .color(BALANCE)
+                .style(LineStyle::dashed_loose()),
+        );
+    });
+}
+
 /// `x/x_max` against `v/v_in` over the analytic `x(v)` of eq (3); under load (no closed
-/// form) the simulated points over their own largest `x`, with the rest position dashed.
+/// form) the simulated points over their own largest `x`, with the rest position dashed;
+/// a two-way strike as the striker over the moving surface ([`surface_lines`]).
 pub fn plot(ui: &mut egui::Ui, t: &ContactTrace, size: egui::Vec2) {
+    if t.two_way {
+        return plot_two_way(ui, t, size);
+    }
     let ok = t.len > 0 && t.v_in > 0.0;
     let c = t.contact;
     let (xm, x_rest) = if !ok {

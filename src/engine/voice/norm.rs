@@ -94,3 +94,12 @@ impl Norm {
         }
     }
 }
+
+/// The normalised excitation of a sample whose wall force averages `f_avg`, within the
+/// excitation limit and what is left of the impact's `budget` (which it spends).
+#[inline]
+pub(super) fn excitation(f_avg: f64, norm: &Norm, budget: &mut f64) -> f64 {
+    let u = (f_avg * norm.inv_peak).clamp(0.0, EXCITATION_LIMIT.min(*budget));
+    *budget -= u;
+    u
+}

@@ -2,7 +2,7 @@
 //! note-on (nothing simulated ahead).
 
 use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
-use super::tail::Tail;
+use super::tail::{Interrupted, Tail};
 use super::two_way::TwoWay;
 use super::{DECLICK_TIME, StrikeSetup, Voice};
 use crate::engine::humanize::Jitter;
@@ -72,13 +72,14 @@ impl Voice {
             if let Some(old) = self.tail {
                 self.declick += old.last_dry;
             }
-            if self.two_way.is_some() {
-                // A two-way contact is cut, through the de-click.
-                self.declick += self.last_dry;
-            }
-            if let Some(b) = self.bouncer {
+            let contact = match (self.two_way.filter(|t| t.touching()), self.bouncer) {
+                (Some(t), _) => Some(Interrupted::TwoWay(t)),
+                (None, Some(b)) => Some(Interrupted::Wall(b)),
+                (None, None) => None,
+            };
+            if let Some(c) = contact {
                 self.tail = Some(Tail::new(
-                    b,
+                    c,
                     self.norm,
                     self.gain,
                     self.budget,
@@ -114,14 +115,14 @@ impl Voice {
         self.latch(latch.contact_at(v_max), v_max);
         // The strike speed is the note's, not a parameter: its jitter applies here.
         let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
-        let irregular = Irregularity::new(p.irregularity, train_seed(p.seed, key, now));
-        self.bouncer =
-            Some(Bouncer::new(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular));
         let st = body_settings(p, key);
-        self.two_way = TwoWay::new(p, &st, &latch, v_in, self.fs, train_of(p));
-        if self.two_way.is_some() {
-            self.bouncer = None;
-        }
+        let (fs, cache) = (self.fs, &mut self.strike_modes);
+        self.two_way = TwoWay::new(p, &st, &latch, v_in, fs, train_of(p), cache);
+        // The rigid wall's strike, where the two-way one is not played.
+        self.bouncer = self.two_way.is_none().then(|| {
+            let irregular = Irregularity::new(p.irregularity, train_seed(p.seed, key, now));
+            Bouncer::new(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular)
+        });
         self.body.retune(st, self.fs);
         self.body_stale = false;
     }

@@ -1,9 +1,8 @@
 //! A voice sample by sample: the contact (the wall's bouncer or the two-way contact),
 //! the re-strike tail, the body, the mix, the ceiling and the guard.
 
-use super::norm::IMPULSE_MARGIN;
+use super::norm::{IMPULSE_MARGIN, excitation};
 use super::settings::latch_cached;
-use super::tail::excitation;
 use super::{FULL_SCALE, Voice, VoiceSample, decay_declick};
 use crate::engine::level::GainSource;
 use crate::engine::params::EngineParams;

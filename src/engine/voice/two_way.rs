@@ -16,13 +16,12 @@
 // The modes are a struct of arrays, indexed together up to `n`.
 #![allow(clippy::needless_range_loop)]
 
-use super::norm::{IMPULSE_MARGIN, Norm};
-use super::tail::excitation;
+use super::norm::{IMPULSE_MARGIN, Norm, excitation};
 use crate::engine::params::{Coupling, EngineParams};
 use crate::model::body::{BodySettings, BodyType, strike_modes};
 use crate::model::bounce::{MAX_IMPACTS, MAX_TRAIN_TIME, MERGED_LOAD};
 use crate::model::coupled::{Coupled, CoupledRun, State, StrikeModes, TwoWayMethod};
-use crate::model::{BounceSample, Latch, Method, Train, load, restitution};
+use crate::model::{Analytic, BounceSample, Contact, Latch, Method, Train, load, restitution};
 
 /// Most steps of the coupled system a voice takes a sample: with up to 16 modes, about
 /// as much work as a rigid-wall contact at its own limit. A strike that needs more is
@@ -63,6 +62,24 @@ enum Stage {
     Done,
 }
 
+/// What the editor's trace reads of a two-way strike after a sample.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TwoWayView {
+    /// The striker's displacement toward the body and velocity, m and m/s.
+    pub x_s: f64,
+    pub v: f64,
+    /// The body's surface under the striker, `w = Σ w_k`, m.
+    pub w: f64,
+    /// The coupled system's energy `H` (striker, contact, modes), J.
+    pub energy: f64,
+    /// The impact in progress: its speed in, and the contact it latched.
+    pub v_in: f64,
+    pub contact: Contact,
+    pub impacts: u32,
+    /// The strike (or train) is over.
+    pub done: bool,
+}
+
 /// A strike (or bouncing train) on a body that gives.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct TwoWay {
@@ -77,9 +94,36 @@ pub(super) struct TwoWay {
     pending_onset: bool,
     /// The impact in progress is the train's last.
     last: bool,
+    /// The speed the impact in progress came in at.
+    v_in: f64,
     /// Damping from a restitution: each impact gets the `μ` that leaves the rigid wall
     /// at `−e v_in` for its own `v_in`, as on the rigid wall (`Latch::contact_at`).
     restitution: Option<f64>,
+}
+
+/// The body's modes at the strike point for the body and mass a voice last struck (a
+/// few thousand operations; a voice struck again strikes the same body).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ModesCache {
+    of: Option<(BodySettings, f64)>,
+    modes: StrikeModes,
+}
+
+impl ModesCache {
+    pub(super) const EMPTY: ModesCache = ModesCache {
+        of: None,
+        modes: StrikeModes::RIGID,
+    };
+
+    fn get(&mut self, st: &BodySettings, body_mass: f64) -> StrikeModes {
+        if self.of != Some((*st, body_mass)) {
+            let (modes, n) = strike_modes(st, body_mass);
+            self.modes =
+                StrikeModes::from_modes(modes[..n].iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)));
+            self.of = Some((*st, body_mass));
+        }
+        self.modes
+    }
 }
 
 impl TwoWay {
@@ -93,23 +137,23 @@ impl TwoWay {
         v_in: f64,
         fs: f64,
         train: Train,
+        cache: &mut ModesCache,
     ) -> Option<Self> {
-        let contact = latch.contact_at(v_in);
         if p.coupling != Coupling::TwoWay || st.kind == BodyType::None {
             return None;
         }
-        let (modes, n) = strike_modes(st, p.body_mass);
-        let modes =
-            StrikeModes::from_modes(modes[..n].iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)));
+        let modes = cache.get(st, p.body_mass);
         if modes.n == 0 {
             return None;
         }
+        let contact = latch.contact_at(v_in);
         let sys = Coupled { contact, modes };
         let substeps = sys.substeps(v_in, 1.0 / fs)?;
         if substeps > MAX_VOICE_SUBSTEPS {
             return None;
         }
-        let run = CoupledRun::with_substeps(sys, method_of(p), v_in, fs, substeps)?;
+        let run =
+            CoupledRun::with_substeps(sys, method_of(p), v_in, fs, substeps)?.without_energy();
         let mut out = Self {
             run,
             fs,
@@ -122,10 +166,32 @@ impl TwoWay {
             impacts: 1,
             pending_onset: true,
             last: false,
+            v_in,
             restitution: latch.restitution,
         };
         out.last = out.merged(v_in);
         Some(out)
+    }
+
+    /// The strike as the trace reads it (`H` computed here: only the followed voice's).
+    pub(super) fn view(&self) -> TwoWayView {
+        let (sys, s) = (self.run.sys(), &self.run.state);
+        let (d, _) = s.delta(sys.modes.n);
+        TwoWayView {
+            x_s: s.x,
+            v: s.v,
+            w: s.x - d,
+            energy: sys.hamiltonian(s),
+            v_in: self.v_in,
+            contact: sys.contact,
+            impacts: self.impacts,
+            done: self.stage == Stage::Done,
+        }
+    }
+
+    /// The rigid wall's closed form for the contact the impact in progress latched.
+    pub(super) fn analytic(&self) -> Analytic {
+        self.run.sys().contact.impact(self.v_in)
     }
 
     pub(super) fn is_done(&self) -> bool {
@@ -138,7 +204,7 @@ impl TwoWay {
     }
 
     fn delta(&self) -> f64 {
-        self.run.state.delta(self.run.sys.modes.n).0
+        self.run.state.delta(self.run.sys().modes.n).0
     }
 
     /// The train's last impact, by the rigid wall's rules (`bounce`): the one whose
@@ -148,7 +214,7 @@ impl TwoWay {
         let Some(g) = self.train.gravity else {
             return false;
         };
-        let c = self.run.sys.contact;
+        let c = self.run.sys().contact;
         load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g).1 >= MERGED_LOAD
             || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks
     }
@@ -156,7 +222,7 @@ impl TwoWay {
     /// How far the surface can ever move from rest while no contact feeds it: each
     /// free mode's energy only falls, so `|w_k| ≤ √(w_k² + (ẇ_k/ω_k)²)` from now on.
     fn reach(&self) -> f64 {
-        let (m, s) = (&self.run.sys.modes, &self.run.state);
+        let (m, s) = (&self.run.sys().modes, &self.run.state);
         let mut r = 0.0;
         for i in 0..m.n {
             let u = s.u[i] / m.omega[i];
@@ -174,7 +240,7 @@ impl TwoWay {
     pub(super) fn excite(&mut self, norm: &Norm, budget: &mut f64) -> (BounceSample, f64) {
         let v_in = self.run.state.v;
         let s = self.step();
-        let m = self.run.sys.contact.mass;
+        let m = self.run.sys().contact.mass;
         if s.onset {
             *budget = IMPULSE_MARGIN * 2.0 * m * v_in.max(0.0) * self.fs * norm.inv_peak;
         }
@@ -237,10 +303,11 @@ impl TwoWay {
     /// clear; and it ends, whatever, after [`MAX_NEAR_TIME`].
     fn after_near(&mut self, samples: u64, out: &mut BounceSample) {
         let s = self.run.state;
-        let reach = self.reach();
-        let clear = self.delta() <= 0.0 && s.v <= 0.0 && s.x < -reach;
+        // (The surface's reach, a root a mode, only once the striker moves away.)
+        let clear = s.v <= 0.0 && self.delta() <= 0.0 && s.x < -self.reach();
         let late = self.elapsed as f64 > MAX_TRAIN_TIME * self.fs;
-        if samples as f64 > MAX_NEAR_TIME * self.fs || late || !s.is_finite() {
+        // (A state that is not finite has ended the strike in `step` already.)
+        if samples as f64 > MAX_NEAR_TIME * self.fs || late {
             out.detached = true;
             self.stage = Stage::Done;
             return;
@@ -249,6 +316,7 @@ impl TwoWay {
             return;
         }
         out.detached = true;
+        let reach = self.reach();
         match self.train.gravity {
             Some(g) if s.v < 0.0 && !self.last && self.impacts < MAX_IMPACTS => {
                 // Back to the surface's reach where x0 + v0 t + g t²/2 = −reach.
@@ -281,11 +349,12 @@ impl TwoWay {
         let mut s = self.run.state;
         s.x = x0 + v0 * t + 0.5 * g * t * t;
         s.v = v0 + g * t;
-        free_modes(&self.run.sys.modes, &mut s, t);
+        free_modes(&self.run.sys().modes, &mut s, t);
         if let Some(e) = self.restitution {
-            self.run.sys.contact.mu = restitution::mu_for(e, s.v);
+            self.run.set_mu(restitution::mu_for(e, s.v));
         }
         self.run.set_state(s);
+        self.v_in = s.v;
         self.impacts += 1;
         self.last = self.merged(s.v);
         self.pending_onset = true;

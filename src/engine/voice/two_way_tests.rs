@@ -14,7 +14,8 @@ fn taken(p: &EngineParams, fs: f64) -> (Option<u32>, bool) {
         contact: latch.contact_at(v),
         modes,
     };
-    let voice = TwoWay::new(p, &st, &latch, v, fs, train_of(p));
+    let mut cache = ModesCache::EMPTY;
+    let voice = TwoWay::new(p, &st, &latch, v, fs, train_of(p), &mut cache);
     (sys.substeps(v, 1.0 / fs), voice.is_some())
 }
 

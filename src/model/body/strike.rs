@@ -38,7 +38,13 @@ pub fn strike_modes(st: &BodySettings, body_mass: f64) -> ([StrikeMode; MODES], 
     if st.kind == BodyType::None || !positive(body_mass) || !positive(st.f1) {
         return (out, 0);
     }
-    let plate = plate_modes();
+    // The plate's mode order is a search (a few thousand operations, per strike): only
+    // a plate uses it.
+    let plate = if st.kind == BodyType::Plate {
+        plate_modes()
+    } else {
+        [(0, 0, 1.0); MODES]
+    };
     for k in 0..MODES {
         let (ratio, shape) = mode_shape(st.kind, k, st.position, &plate);
         let f = st.f1 * ratio;

@@ -2,8 +2,12 @@
 //! every mode advance together, the contact force coupling them. As in the mass–wall
 //! model, Verlet and Heun evaluate the accelerations once per step and hand the last
 //! one on as the next step's `a_n` (paper-notes); RK4 evaluates four times.
+//!
+//! The modes are stepped in place, a lane group at a time ([`LANES`]), with the run's
+//! per-mode constants ([`ModeCoefs`]) made once: each loop is a few vector
+//! multiply–adds over the modes, the sums for the compression among them.
 
-use super::system::{Coupled, State};
+use super::system::{Coupled, LANES, ModeCoefs, State, total};
 use crate::model::body::MODES;
 
 /// Accelerations of the striker and the modes, and the contact force they came from.
@@ -25,67 +29,99 @@ impl Accel {
 
 impl Coupled {
     /// `ẍ_s = −F/m`, `ẅ_k = F/m_k − ω_k² w_k − 2σ_k ẇ_k` at a state.
-    #[inline]
     pub fn accel(&self, s: &State) -> Accel {
-        let b = &self.modes;
-        let (d, dr) = s.delta(b.n);
+        self.accel_with(&ModeCoefs::new(&self.modes, 0.0), s)
+    }
+
+    /// [`accel`](Self::accel) with the modes' constants at hand.
+    #[inline(always)]
+    pub(super) fn accel_with(&self, k: &ModeCoefs, s: &State) -> Accel {
+        let (d, dr) = s.delta(self.modes.n);
         let f = self.force(d, dr);
-        let mut modes = [0.0; MODES];
-        for i in 0..b.n {
-            let o = b.omega[i];
-            modes[i] = f * b.inv_mass[i] - o * o * s.w[i] - 2.0 * b.sigma[i] * s.u[i];
-        }
-        Accel {
+        let mut a = Accel {
             striker: -f / self.contact.mass,
-            modes,
+            modes: [0.0; MODES],
             force: f,
+        };
+        for i in 0..k.lanes {
+            a.modes[i] = f * k.inv_mass[i] - k.omega2[i] * s.w[i] - k.damp[i] * s.u[i];
         }
+        a
     }
 
     /// Velocity Verlet, eq (24): positions from `a_n`, the new accelerations at the
-    /// half-step velocity, which they then complete. Returns `a_{n+1}`.
-    pub(super) fn verlet_step(&self, s: &mut State, a0: &Accel, h: f64) -> Accel {
-        let n = self.modes.n;
-        let mut half = *s;
-        half.x = s.x + h * s.v + 0.5 * h * h * a0.striker;
-        half.v = s.v + 0.5 * h * a0.striker;
-        for i in 0..n {
-            half.w[i] = s.w[i] + h * s.u[i] + 0.5 * h * h * a0.modes[i];
-            half.u[i] = s.u[i] + 0.5 * h * a0.modes[i];
+    /// half-step velocity, which they then complete; `a` becomes `a_{n+1}`. Returns the
+    /// compression at the new positions.
+    #[inline(always)]
+    pub(super) fn verlet_step(&self, k: &ModeCoefs, s: &mut State, a: &mut Accel, h: f64) -> f64 {
+        let (hh, h2) = (0.5 * h * h, 0.5 * h);
+        s.x = s.x + h * s.v + hh * a.striker;
+        s.v += h2 * a.striker;
+        let (mut sw, mut su) = ([0.0; LANES], [0.0; LANES]);
+        for c in 0..k.groups() {
+            for j in 0..LANES {
+                let i = c * LANES + j;
+                s.w[i] = s.w[i] + h * s.u[i] + hh * a.modes[i];
+                s.u[i] += h2 * a.modes[i];
+                sw[j] += s.w[i];
+                su[j] += s.u[i];
+            }
         }
-        let a1 = self.accel(&half);
-        *s = half;
-        s.v += 0.5 * h * a1.striker;
-        for i in 0..n {
-            s.u[i] += 0.5 * h * a1.modes[i];
+        let d = s.x - total(&sw);
+        let f = self.force(d, s.v - total(&su));
+        a.striker = -f / self.contact.mass;
+        a.force = f;
+        s.v += h2 * a.striker;
+        for c in 0..k.groups() {
+            for j in 0..LANES {
+                let i = c * LANES + j;
+                let am = f * k.inv_mass[i] - k.omega2[i] * s.w[i] - k.damp[i] * s.u[i];
+                a.modes[i] = am;
+                s.u[i] += h2 * am;
+            }
         }
-        a1
+        d
     }
 
-    /// Heun, eq (25): Euler predictor, trapezoid corrector. Returns the accelerations
-    /// at the predicted state, the next step's `a_n`.
-    pub(super) fn heun_step(&self, s: &mut State, a0: &Accel, h: f64) -> Accel {
-        let n = self.modes.n;
-        let mut pred = *s;
-        pred.v = s.v + h * a0.striker;
-        pred.x = s.x + 0.5 * h * (s.v + pred.v);
-        for i in 0..n {
-            pred.u[i] = s.u[i] + h * a0.modes[i];
-            pred.w[i] = s.w[i] + 0.5 * h * (s.u[i] + pred.u[i]);
+    /// Heun, eq (25): Euler predictor, trapezoid corrector; `a` becomes the
+    /// accelerations at the predicted state, the next step's `a_n`. Returns the
+    /// compression at the new positions.
+    #[inline(always)]
+    pub(super) fn heun_step(&self, k: &ModeCoefs, s: &mut State, a: &mut Accel, h: f64) -> f64 {
+        let h2 = 0.5 * h;
+        let v_pred = s.v + h * a.striker;
+        s.x += h2 * (s.v + v_pred);
+        let mut u_pred = [0.0; MODES];
+        let (mut sw, mut su) = ([0.0; LANES], [0.0; LANES]);
+        for c in 0..k.groups() {
+            for j in 0..LANES {
+                let i = c * LANES + j;
+                u_pred[i] = s.u[i] + h * a.modes[i];
+                s.w[i] += h2 * (s.u[i] + u_pred[i]);
+                sw[j] += s.w[i];
+                su[j] += u_pred[i];
+            }
         }
-        let a1 = self.accel(&pred);
-        s.x = pred.x;
-        s.v += 0.5 * h * (a0.striker + a1.striker);
-        for i in 0..n {
-            s.w[i] = pred.w[i];
-            s.u[i] += 0.5 * h * (a0.modes[i] + a1.modes[i]);
+        let d = s.x - total(&sw);
+        let f = self.force(d, v_pred - total(&su));
+        let striker = -f / self.contact.mass;
+        s.v += h2 * (a.striker + striker);
+        a.striker = striker;
+        a.force = f;
+        for c in 0..k.groups() {
+            for j in 0..LANES {
+                let i = c * LANES + j;
+                let am = f * k.inv_mass[i] - k.omega2[i] * s.w[i] - k.damp[i] * u_pred[i];
+                s.u[i] += h2 * (a.modes[i] + am);
+                a.modes[i] = am;
+            }
         }
-        a1
+        d
     }
 
     /// Classical RK4, eq (26), on `(x, v)` of striker and modes.
-    pub(super) fn rk4_step(&self, s: &mut State, h: f64) {
-        let n = self.modes.n;
+    pub(super) fn rk4_step(&self, k: &ModeCoefs, s: &mut State, h: f64) {
+        let n = k.lanes;
         let stage = |base: &State, a: &Accel, from: &State, c: f64| {
             let mut t = *base;
             t.x = base.x + c * from.v;
@@ -96,13 +132,13 @@ impl Coupled {
             }
             t
         };
-        let k1 = self.accel(s);
+        let k1 = self.accel_with(k, s);
         let s2 = stage(s, &k1, s, 0.5 * h);
-        let k2 = self.accel(&s2);
+        let k2 = self.accel_with(k, &s2);
         let s3 = stage(s, &k2, &s2, 0.5 * h);
-        let k3 = self.accel(&s3);
+        let k3 = self.accel_with(k, &s3);
         let s4 = stage(s, &k3, &s3, h);
-        let k4 = self.accel(&s4);
+        let k4 = self.accel_with(k, &s4);
         const SIXTH: f64 = 1.0 / 6.0;
         let (x, v) = (s.x, s.v);
         s.x = x + h * (v + 2.0 * s2.v + 2.0 * s3.v + s4.v) * SIXTH;

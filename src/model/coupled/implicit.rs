@@ -25,7 +25,7 @@
 //! `δ ≤ 0`, and `Ḡ` spans the crossing. `Δδ` solves a scalar equation (`solve_dg`).
 
 use super::explicit::Accel;
-use super::system::{Coupled, State, potential_and_slope};
+use super::system::{Coupled, ModeCoefs, State, lane_sum, potential_and_slope};
 use crate::model::body::MODES;
 use crate::model::contact::pow_alpha;
 use crate::model::newton::{self, NewtonStats};
@@ -36,12 +36,6 @@ const DG_TINY: f64 = 1e-7;
 /// Most Newton iterations on the discrete-gradient equation (quadratic convergence
 /// takes 3–6; bisection steps, if ever, a few dozen).
 const DG_MAX_ITERS: u32 = 100;
-
-/// `D_k = 1 + h σ_k + h² ω_k²/4` of the trapezoid rule on mode `k`.
-#[inline]
-fn trapezoid_den(b: &super::system::StrikeModes, i: usize, h: f64) -> f64 {
-    1.0 + h * b.sigma[i] + 0.25 * h * h * b.omega[i] * b.omega[i]
-}
 
 /// The discrete gradient `Ḡ` between `δ₀` (with `V(δ₀) = v0`) and `δ₁`, and its
 /// derivative in `δ₁`.
@@ -143,31 +137,29 @@ impl Coupled {
     /// returned ones replace.
     pub(super) fn am1_step(
         &self,
+        k: &ModeCoefs,
         s: &mut State,
         a0: &Accel,
         h: f64,
         stats: &mut NewtonStats,
     ) -> Accel {
-        let b = &self.modes;
         let (c1, c2) = (0.5 * h, 0.25 * h * h);
         let xa = s.x + h * s.v + c2 * a0.striker;
         let va = s.v + c1 * a0.striker;
         let (mut wa, mut ua) = ([0.0; MODES], [0.0; MODES]);
         let mut free = [0.0; MODES];
         let mut gain = [0.0; MODES];
-        let mut inv_m = 1.0 / self.contact.mass;
-        for i in 0..b.n {
-            let d = trapezoid_den(b, i, h);
-            let o2 = b.omega[i] * b.omega[i];
+        for i in 0..k.lanes {
+            let d = k.den[i];
             let (w, u, a) = (s.w[i], s.u[i], a0.modes[i]);
-            let r = o2 * (w + h * u + c2 * a) + 2.0 * b.sigma[i] * (u + c1 * a);
+            let r = k.omega2[i] * (w + h * u + c2 * a) + k.damp[i] * (u + c1 * a);
             free[i] = -r / d;
-            gain[i] = b.inv_mass[i] / d;
-            inv_m += gain[i];
+            gain[i] = k.inv_mass[i] / d;
             wa[i] = w + h * u + c2 * (a + free[i]);
             ua[i] = u + c1 * (a + free[i]);
         }
-        let (sw, su) = (wa[..b.n].iter().sum::<f64>(), ua[..b.n].iter().sum::<f64>());
+        let inv_m = 1.0 / self.contact.mass + lane_sum(&gain, k.lanes);
+        let (sw, su) = (lane_sum(&wa, k.lanes), lane_sum(&ua, k.lanes));
         // The force on the striker, `f = −F`.
         let f = newton::solve_am1(
             &self.contact,
@@ -189,7 +181,7 @@ impl Coupled {
             modes: [0.0; MODES],
             force,
         };
-        for i in 0..b.n {
+        for i in 0..k.lanes {
             a1.modes[i] = free[i] + force * gain[i];
             s.w[i] = wa[i] + c2 * force * gain[i];
             s.u[i] = ua[i] + c1 * force * gain[i];
@@ -199,20 +191,25 @@ impl Coupled {
 
     /// One discrete-gradient step (module doc). `start` is a first guess at `Δδ` (the
     /// last step's), replaced by this step's.
-    pub(super) fn dg_step(&self, s: &mut State, h: f64, start: &mut f64) -> Implicit {
-        let b = &self.modes;
+    pub(super) fn dg_step(
+        &self,
+        k: &ModeCoefs,
+        s: &mut State,
+        h: f64,
+        start: &mut f64,
+    ) -> Implicit {
         let m = self.contact.mass;
-        let (d0, _) = s.delta(b.n);
+        let (d0, _) = s.delta(self.modes.n);
         // ū_k = (2 u_k − h ω_k² w_k + h F / m_k) / (2 D_k) = base_k + F gain_k.
-        let (mut base, mut gain) = ([0.0; MODES], [0.0; MODES]);
-        let (mut free, mut inv_m) = (s.v, 1.0 / m);
-        for i in 0..b.n {
-            let d = trapezoid_den(b, i, h);
-            base[i] = (2.0 * s.u[i] - h * b.omega[i] * b.omega[i] * s.w[i]) / (2.0 * d);
-            gain[i] = 0.5 * h * b.inv_mass[i] / d;
-            free -= base[i];
-            inv_m += b.inv_mass[i] / d;
+        let (mut base, mut gain, mut mobility) = ([0.0; MODES], [0.0; MODES], [0.0; MODES]);
+        for i in 0..k.lanes {
+            let d = k.den[i];
+            base[i] = (2.0 * s.u[i] - h * k.omega2[i] * s.w[i]) / (2.0 * d);
+            gain[i] = 0.5 * h * k.inv_mass[i] / d;
+            mobility[i] = k.inv_mass[i] / d;
         }
+        let free = s.v - lane_sum(&base, k.lanes);
+        let inv_m = 1.0 / m + lane_sum(&mobility, k.lanes);
         // Δδ = h (v̄ − Σ ū_k) = Δ_free − β F.
         let beta = 0.5 * h * h * inv_m;
         let (delta, g) = solve_dg(&self.contact, d0, h, h * free, beta, *start);
@@ -222,12 +219,12 @@ impl Coupled {
         s.x += h * v_bar;
         s.v = 2.0 * v_bar - s.v;
         let mut modal = 0.0;
-        for i in 0..b.n {
+        for i in 0..k.lanes {
             let u_bar = base[i] + force * gain[i];
             s.w[i] += h * u_bar;
             s.u[i] = 2.0 * u_bar - s.u[i];
-            if b.inv_mass[i] > 0.0 {
-                modal += 2.0 * b.sigma[i] * u_bar * u_bar / b.inv_mass[i];
+            if k.inv_mass[i] > 0.0 {
+                modal += k.damp[i] * u_bar * u_bar / k.inv_mass[i];
             }
         }
         let contact = if delta != 0.0 {

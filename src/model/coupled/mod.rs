@@ -23,9 +23,14 @@
 mod explicit;
 mod implicit;
 mod run;
+mod simd;
 mod system;
 
 pub use run::{CoupledReport, CoupledRun, simulate_coupled};
 pub use system::{
-    CONTACT_ACCURATE_MAX, CONTACT_OMEGA_ACCURATE, Coupled, State, StrikeModes, TwoWayMethod,
+    CONTACT_ACCURATE_MAX, CONTACT_OMEGA_ACCURATE, Coupled, LANES, ModeCoefs, State, StrikeModes,
+    TwoWayMethod,
 };
+
+#[cfg(test)]
+mod simd_tests;

@@ -2,7 +2,8 @@
 //! and the energy balance.
 
 use super::explicit::Accel;
-use super::system::{Coupled, State, TwoWayMethod};
+use super::simd;
+use super::system::{Coupled, ModeCoefs, State, TwoWayMethod};
 use crate::model::newton::NewtonStats;
 use crate::model::scheme::Method;
 
@@ -31,9 +32,12 @@ pub struct CoupledReport {
 /// A coupled strike advanced one sample at a time.
 #[derive(Clone, Copy, Debug)]
 pub struct CoupledRun {
-    pub sys: Coupled,
+    sys: Coupled,
     pub method: TwoWayMethod,
     pub state: State,
+    /// The modes' constants at the step `h` (made once: see `set_contact` for the one
+    /// part of the system a run may change).
+    coefs: ModeCoefs,
     h: f64,
     substeps: u32,
     accel: Accel,
@@ -42,6 +46,11 @@ pub struct CoupledRun {
     h0: f64,
     dissipated: f64,
     in_contact: bool,
+    /// Keep the energy balance (the report's `energy_drift`): a voice, which only
+    /// plays the strike, leaves it off (`without_energy`).
+    energy: bool,
+    /// Take the vector path (`simd`) where it has the method: AVX2 found.
+    vector: bool,
     pub report: CoupledReport,
     pub newton: NewtonStats,
 }
@@ -79,6 +88,7 @@ impl CoupledRun {
             sys,
             method,
             state,
+            coefs: ModeCoefs::new(&sys.modes, 1.0 / fs / substeps as f64),
             h: 1.0 / fs / substeps as f64,
             substeps,
             accel: Accel::ZERO,
@@ -86,6 +96,8 @@ impl CoupledRun {
             h0: sys.hamiltonian(&state),
             dissipated: 0.0,
             in_contact: false,
+            energy: true,
+            vector: crate::model::body::vector_path(),
             report: CoupledReport {
                 v_out: v_in,
                 contact_samples: 0,
@@ -100,15 +112,41 @@ impl CoupledRun {
         })
     }
 
+    /// The same run without its energy balance (the power dissipated, twice a step,
+    /// and `H` once a sample): what a voice plays, which only needs the strike. The
+    /// report's `energy_drift` then stays 0.
+    pub fn without_energy(mut self) -> Self {
+        self.energy = false;
+        self
+    }
+
+    /// The same run on the portable loop whatever the CPU (to compare the paths).
+    pub fn portable(mut self) -> Self {
+        self.vector = false;
+        self
+    }
+
     /// Puts the system in state `s` (a voice's striker back from a flight, or moved by
     /// gravity between samples): the accelerations the methods hand on are those of `s`,
     /// so the next step starts from it consistently. The energy balance is left as it
     /// was (it no longer describes an isolated system).
     pub fn set_state(&mut self, s: State) {
         self.state = s;
-        self.accel = self.sys.accel(&s);
+        self.state.rest_past(self.sys.modes.n);
+        self.accel = self.sys.accel_with(&self.coefs, &self.state);
         self.dg_last = 0.0;
-        self.in_contact = s.delta(self.sys.modes.n).0 > 0.0;
+        self.in_contact = self.state.delta(self.sys.modes.n).0 > 0.0;
+    }
+
+    /// Changes the contact's damping `μ` (a voice's next impact, re-solved for its own
+    /// speed); nothing else of the system changes within a run.
+    pub fn set_mu(&mut self, mu: f64) {
+        self.sys.contact.mu = mu;
+    }
+
+    /// The system it runs.
+    pub fn sys(&self) -> &Coupled {
+        &self.sys
     }
 
     /// Steps a sample takes.
@@ -117,63 +155,67 @@ impl CoupledRun {
     }
 
     /// One step of the method; returns the contact force on the body at its end (the
-    /// discrete gradient: over the step).
-    #[inline]
-    fn step(&mut self) -> f64 {
-        let (sys, h) = (&self.sys, self.h);
-        let p0 = sys.dissipation_power(&self.state);
-        let estimated = match self.method {
+    /// discrete gradient: over the step) and the compression at its end.
+    #[inline(always)]
+    fn step(&mut self) -> (f64, f64) {
+        let (sys, h, k) = (&self.sys, self.h, &self.coefs);
+        let p0 = if self.energy {
+            sys.dissipation_power(&self.state)
+        } else {
+            0.0
+        };
+        let d = match self.method {
             TwoWayMethod::Paper(Method::Verlet) => {
-                self.accel = sys.verlet_step(&mut self.state, &self.accel, h);
-                true
+                sys.verlet_step(k, &mut self.state, &mut self.accel, h)
             }
             TwoWayMethod::Paper(Method::Heun) => {
-                self.accel = sys.heun_step(&mut self.state, &self.accel, h);
-                true
+                sys.heun_step(k, &mut self.state, &mut self.accel, h)
             }
             TwoWayMethod::Paper(Method::Rk4) => {
-                sys.rk4_step(&mut self.state, h);
-                true
+                sys.rk4_step(k, &mut self.state, h);
+                let (d, dr) = self.state.delta(sys.modes.n);
+                self.accel.force = sys.force(d, dr);
+                d
             }
             TwoWayMethod::Paper(Method::Am1) => {
-                self.accel = sys.am1_step(&mut self.state, &self.accel, h, &mut self.newton);
-                true
+                self.accel = sys.am1_step(k, &mut self.state, &self.accel, h, &mut self.newton);
+                self.state.delta(sys.modes.n).0
             }
             TwoWayMethod::DiscreteGradient => {
-                let r = sys.dg_step(&mut self.state, h, &mut self.dg_last);
+                let r = sys.dg_step(k, &mut self.state, h, &mut self.dg_last);
                 self.dissipated += r.dissipated;
                 self.accel.force = r.force;
-                false
+                self.state.delta(sys.modes.n).0
             }
         };
-        if estimated {
+        if self.energy && self.method != TwoWayMethod::DiscreteGradient {
             // The explicit methods and AM1 carry no dissipation of their own: the
             // trapezoid rule on the dissipated power measures it to O(h²).
             self.dissipated += 0.5 * h * (p0 + sys.dissipation_power(&self.state));
         }
-        self.accel.force
+        (self.accel.force, d)
     }
 
     /// Advances one sample; returns the contact force on the body at its end (0 out of
     /// contact), or `None` once the state has gone non-finite.
+    #[inline]
     pub fn tick(&mut self) -> Option<f64> {
         if self.report.runaway {
             return None;
         }
-        let n = self.sys.modes.n;
         let mut force = 0.0;
-        for _ in 0..self.substeps {
-            force = self.step();
-            let (d, _) = self.state.delta(n);
-            if d > 0.0 && !self.in_contact {
-                self.report.contacts += 1;
+        let mut d = 0.0;
+        if !self.vectorised(&mut d) {
+            for _ in 0..self.substeps {
+                (force, d) = self.step();
+                count(&mut self.report, &mut self.in_contact, d, self.state.v);
             }
-            if d <= 0.0 && self.in_contact {
-                self.report.v_out = self.state.v;
-            }
-            self.in_contact = d > 0.0;
+        } else {
+            force = self.accel.force;
         }
-        if !self.state.is_finite() {
+        // A mode that is not finite makes the compression so (the sum carries it on).
+        let (_, dr) = self.state.delta(self.sys.modes.n);
+        if !(self.state.x.is_finite() && d.is_finite() && dr.is_finite()) {
             self.report.runaway = true;
             return None;
         }
@@ -182,10 +224,40 @@ impl CoupledRun {
         } else {
             force = 0.0;
         }
-        let drift = (self.sys.hamiltonian(&self.state) + self.dissipated - self.h0) / self.h0;
-        self.report.energy_drift = drift;
-        self.report.energy_drift_max = self.report.energy_drift_max.max(drift.abs());
+        if self.energy {
+            let drift = (self.sys.hamiltonian(&self.state) + self.dissipated - self.h0) / self.h0;
+            self.report.energy_drift = drift;
+            self.report.energy_drift_max = self.report.energy_drift_max.max(drift.abs());
+        }
         Some(force)
+    }
+
+    /// The sample's steps by the vector path, where it is taken: a run without its
+    /// energy balance, on a CPU with AVX2, by Verlet or Heun. `d` becomes the last
+    /// step's compression.
+    #[inline(always)]
+    fn vectorised(&mut self, d: &mut f64) -> bool {
+        let TwoWayMethod::Paper(method) = self.method else {
+            return false;
+        };
+        if self.energy || !self.vector {
+            return false;
+        }
+        let (report, in_contact) = (&mut self.report, &mut self.in_contact);
+        let mut each = |delta: f64, v: f64| {
+            count(report, in_contact, delta, v);
+            *d = delta;
+        };
+        simd::sample(
+            method,
+            &self.sys,
+            &self.coefs,
+            &mut self.state,
+            &mut self.accel,
+            self.h,
+            self.substeps,
+            &mut each,
+        )
     }
 
     /// The report so far (the velocity of a contact still going is the current one).
@@ -197,6 +269,19 @@ impl CoupledRun {
         }
         r
     }
+}
+
+/// Counts a step ending at compression `d` with the striker at `v`: a contact begins
+/// where `d` turns positive, and leaves at `v` where it turns back.
+#[inline(always)]
+fn count(report: &mut CoupledReport, in_contact: &mut bool, d: f64, v: f64) {
+    if d > 0.0 && !*in_contact {
+        report.contacts += 1;
+    }
+    if d <= 0.0 && *in_contact {
+        report.v_out = v;
+    }
+    *in_contact = d > 0.0;
 }
 
 /// Runs a strike for `samples` samples and reports it; `None` where [`CoupledRun::new`]

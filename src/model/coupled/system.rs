@@ -53,6 +53,77 @@ impl std::str::FromStr for TwoWayMethod {
     }
 }
 
+/// The mode loops run in whole groups of this many modes, with as many partial sums: a
+/// sum over the modes then vectorises like the rest of the loop (the compiler keeps a
+/// single running sum in order, which it cannot), and adds in the same order on every
+/// vector width. The modes past `n` are zero and stay zero.
+pub const LANES: usize = 4;
+
+/// The modes, rounded up to whole [`LANES`].
+#[inline(always)]
+pub fn lanes(n: usize) -> usize {
+    n.next_multiple_of(LANES).min(MODES)
+}
+
+/// `Σ a_k` over the first `lanes` modes, in [`LANES`] partial sums.
+#[inline(always)]
+pub fn lane_sum(a: &[f64; MODES], lanes: usize) -> f64 {
+    let mut acc = [0.0; LANES];
+    // (Bounded by the arrays, so the indices need no checks and the loop vectorises.)
+    for c in 0..lanes.min(MODES) / LANES {
+        for j in 0..LANES {
+            acc[j] += a[c * LANES + j];
+        }
+    }
+    total(&acc)
+}
+
+/// The partial sums' total.
+#[inline(always)]
+pub fn total(acc: &[f64; LANES]) -> f64 {
+    (acc[0] + acc[1]) + (acc[2] + acc[3])
+}
+
+/// What every step uses of the modes, made once for a run's step `h` (not per step):
+/// `ω_k²`, `2σ_k`, `1/m_k`, and the trapezoid rule's `D_k = 1 + h σ_k + h² ω_k²/4`.
+/// Zero past the modes (`D_k` one), so a padded lane stays at rest.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModeCoefs {
+    /// Modes rounded up to whole lanes ([`lanes`]).
+    pub lanes: usize,
+    pub omega2: [f64; MODES],
+    pub damp: [f64; MODES],
+    pub inv_mass: [f64; MODES],
+    pub den: [f64; MODES],
+}
+
+impl ModeCoefs {
+    /// Lane groups, at most the arrays' (so the loops' indices need no checks, and
+    /// vectorise).
+    #[inline(always)]
+    pub fn groups(&self) -> usize {
+        self.lanes.min(MODES) / LANES
+    }
+
+    pub fn new(b: &StrikeModes, h: f64) -> Self {
+        let mut k = ModeCoefs {
+            lanes: lanes(b.n),
+            omega2: [0.0; MODES],
+            damp: [0.0; MODES],
+            inv_mass: [0.0; MODES],
+            den: [1.0; MODES],
+        };
+        for i in 0..b.n.min(MODES) {
+            let o = b.omega[i];
+            k.omega2[i] = o * o;
+            k.damp[i] = 2.0 * b.sigma[i];
+            k.inv_mass[i] = b.inv_mass[i];
+            k.den[i] = 1.0 + h * b.sigma[i] + 0.25 * h * h * o * o;
+        }
+        k
+    }
+}
+
 /// The body at the strike point: up to [`MODES`] modes as struct of arrays.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrikeModes {
@@ -148,21 +219,26 @@ impl State {
         }
     }
 
-    /// Compression `δ = x_s − Σ w_k` and its rate.
+    /// Compression `δ = x_s − Σ w_k` and its rate (the modes summed as the steps sum
+    /// them, [`lane_sum`]; the modes past `n` are at rest).
     #[inline]
     pub fn delta(&self, n: usize) -> (f64, f64) {
-        let (mut w, mut u) = (0.0, 0.0);
-        for i in 0..n {
-            w += self.w[i];
-            u += self.u[i];
-        }
-        (self.x - w, self.v - u)
+        let l = lanes(n);
+        (self.x - lane_sum(&self.w, l), self.v - lane_sum(&self.u, l))
     }
 
     pub fn is_finite(&self) -> bool {
         self.x.is_finite()
             && self.v.is_finite()
             && self.w.iter().chain(self.u.iter()).all(|a| a.is_finite())
+    }
+
+    /// The modes past `n` put at rest (the padded lanes of the steps' loops).
+    pub fn rest_past(&mut self, n: usize) {
+        for i in n.min(MODES)..MODES {
+            self.w[i] = 0.0;
+            self.u[i] = 0.0;
+        }
     }
 }
 

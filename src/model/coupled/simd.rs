@@ -1,0 +1,227 @@
+//! A voice's coupled sample, four modes to a vector: Verlet and Heun (eqs (24), (25))
+//! as `explicit` writes them, with the modes' state and constants held in 256-bit
+//! registers over the sample's steps.
+//!
+//! Each vector operation is the portable loop's, lane for lane and in its order (no
+//! fused multiply–add, and the sums over the modes in the same [`LANES`] partial sums),
+//! so the two paths agree bit for bit: the vector path changes the cost, never the
+//! result (`tests::the_vector_path_is_the_portable_one`). It is taken where the CPU has
+//! AVX2 (`body::vector_path`, which `REBOUND_SIMD=portable` turns off), and only for a
+//! run without its energy balance (a voice's): the balance's dissipated power is summed
+//! by the portable step.
+
+use super::explicit::Accel;
+use super::system::{Coupled, LANES, ModeCoefs, State};
+use crate::model::scheme::Method;
+
+/// One sample of `substeps` steps of `method` by the vector path, calling `each` with
+/// the compression and the striker's velocity after every step. Returns false (and
+/// does nothing) where the vector path does not take the method.
+#[allow(clippy::too_many_arguments)]
+#[inline]
+pub(super) fn sample(
+    method: Method,
+    sys: &Coupled,
+    k: &ModeCoefs,
+    s: &mut State,
+    a: &mut Accel,
+    h: f64,
+    substeps: u32,
+    each: &mut impl FnMut(f64, f64),
+) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let heun = match method {
+            Method::Verlet => false,
+            Method::Heun => true,
+            _ => return false,
+        };
+        let n = substeps;
+        // SAFETY: the caller takes this path only where `body::vector_path` found AVX2.
+        unsafe {
+            match (k.groups(), heun) {
+                (0 | 1, false) => avx::verlet::<1>(sys, k, h, n, s, a, each),
+                (2, false) => avx::verlet::<2>(sys, k, h, n, s, a, each),
+                (3, false) => avx::verlet::<3>(sys, k, h, n, s, a, each),
+                (_, false) => avx::verlet::<4>(sys, k, h, n, s, a, each),
+                (0 | 1, true) => avx::heun::<1>(sys, k, h, n, s, a, each),
+                (2, true) => avx::heun::<2>(sys, k, h, n, s, a, each),
+                (3, true) => avx::heun::<3>(sys, k, h, n, s, a, each),
+                (_, true) => avx::heun::<4>(sys, k, h, n, s, a, each),
+            }
+        }
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (method, sys, k, s, a, h, substeps, each);
+        false
+    }
+}
+
+const _: () = assert!(LANES == 4, "a vector holds one lane group");
+
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use super::super::explicit::Accel;
+    use super::super::system::{Coupled, ModeCoefs, State};
+    use crate::model::body::MODES;
+    use std::arch::x86_64::*;
+
+    /// `G` groups of four of `a` (`G ≤ 4`).
+    #[inline(always)]
+    fn load<const G: usize>(a: &[f64; MODES]) -> [__m256d; G] {
+        // SAFETY: each load reads 4 of the 16 f64 of `a` (`G ≤ MODES / 4`).
+        std::array::from_fn(|j| unsafe { _mm256_loadu_pd(a.as_ptr().add(4 * j)) })
+    }
+
+    #[inline(always)]
+    fn store<const G: usize>(a: &mut [f64; MODES], v: &[__m256d; G]) {
+        for (j, x) in v.iter().enumerate() {
+            // SAFETY: each store writes 4 of the 16 f64 of `a`.
+            unsafe { _mm256_storeu_pd(a.as_mut_ptr().add(4 * j), *x) };
+        }
+    }
+
+    /// The lanes of `w` and of `u` each summed as the portable loop sums its partial
+    /// sums, `(l0 + l1) + (l2 + l3)`.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn hsum2(w: __m256d, u: __m256d) -> (f64, f64) {
+        // [w0 + w1, u0 + u1, w2 + w3, u2 + u3]
+        let h = _mm256_hadd_pd(w, u);
+        let sum = _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd::<1>(h));
+        (_mm_cvtsd_f64(sum), _mm_cvtsd_f64(_mm_unpackhi_pd(sum, sum)))
+    }
+
+    /// The modes' constants in registers.
+    struct Regs<const G: usize> {
+        inv_mass: [__m256d; G],
+        omega2: [__m256d; G],
+        damp: [__m256d; G],
+    }
+
+    impl<const G: usize> Regs<G> {
+        #[inline(always)]
+        fn of(k: &ModeCoefs) -> Self {
+            Self {
+                inv_mass: load(&k.inv_mass),
+                omega2: load(&k.omega2),
+                damp: load(&k.damp),
+            }
+        }
+
+        /// `F/m_k − ω_k² w_k − 2σ_k u_k` of one group.
+        #[inline(always)]
+        fn accel(&self, j: usize, f: __m256d, w: __m256d, u: __m256d) -> __m256d {
+            // SAFETY (of the intrinsics): only called from the AVX2 functions below.
+            unsafe {
+                _mm256_sub_pd(
+                    _mm256_sub_pd(
+                        _mm256_mul_pd(f, self.inv_mass[j]),
+                        _mm256_mul_pd(self.omega2[j], w),
+                    ),
+                    _mm256_mul_pd(self.damp[j], u),
+                )
+            }
+        }
+    }
+
+    /// Velocity Verlet, `Coupled::verlet_step`, over a sample.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn verlet<const G: usize>(
+        sys: &Coupled,
+        coefs: &ModeCoefs,
+        h: f64,
+        substeps: u32,
+        s: &mut State,
+        a: &mut Accel,
+        each: &mut impl FnMut(f64, f64),
+    ) {
+        let m = sys.contact.mass;
+        let (hh, h2) = (0.5 * h * h, 0.5 * h);
+        let (vh, vhh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(hh), _mm256_set1_pd(h2));
+        let k = Regs::<G>::of(coefs);
+        let (mut w, mut u, mut am) = (load::<G>(&s.w), load::<G>(&s.u), load::<G>(&a.modes));
+        let (mut x, mut v, mut a_s, mut f) = (s.x, s.v, a.striker, a.force);
+        for _ in 0..substeps {
+            x = x + h * v + hh * a_s;
+            v += h2 * a_s;
+            let (mut sw, mut su) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+            for j in 0..G {
+                w[j] = _mm256_add_pd(
+                    _mm256_add_pd(w[j], _mm256_mul_pd(vh, u[j])),
+                    _mm256_mul_pd(vhh, am[j]),
+                );
+                u[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh2, am[j]));
+                sw = _mm256_add_pd(sw, w[j]);
+                su = _mm256_add_pd(su, u[j]);
+            }
+            let (tw, tu) = hsum2(sw, su);
+            let d = x - tw;
+            f = sys.force(d, v - tu);
+            a_s = -f / m;
+            v += h2 * a_s;
+            let vf = _mm256_set1_pd(f);
+            for j in 0..G {
+                am[j] = k.accel(j, vf, w[j], u[j]);
+                u[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh2, am[j]));
+            }
+            each(d, v);
+        }
+        (s.x, s.v, a.striker, a.force) = (x, v, a_s, f);
+        store(&mut s.w, &w);
+        store(&mut s.u, &u);
+        store(&mut a.modes, &am);
+    }
+
+    /// Heun, `Coupled::heun_step`, over a sample.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn heun<const G: usize>(
+        sys: &Coupled,
+        coefs: &ModeCoefs,
+        h: f64,
+        substeps: u32,
+        s: &mut State,
+        a: &mut Accel,
+        each: &mut impl FnMut(f64, f64),
+    ) {
+        let m = sys.contact.mass;
+        let h2 = 0.5 * h;
+        let (vh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(h2));
+        let k = Regs::<G>::of(coefs);
+        let (mut w, mut u, mut am) = (load::<G>(&s.w), load::<G>(&s.u), load::<G>(&a.modes));
+        let (mut x, mut v, mut a_s, mut f) = (s.x, s.v, a.striker, a.force);
+        let mut u_pred = [_mm256_setzero_pd(); G];
+        for _ in 0..substeps {
+            let v_pred = v + h * a_s;
+            x += h2 * (v + v_pred);
+            let (mut sw, mut su) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+            for j in 0..G {
+                u_pred[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh, am[j]));
+                w[j] = _mm256_add_pd(w[j], _mm256_mul_pd(vh2, _mm256_add_pd(u[j], u_pred[j])));
+                sw = _mm256_add_pd(sw, w[j]);
+                su = _mm256_add_pd(su, u_pred[j]);
+            }
+            let (tw, tu) = hsum2(sw, su);
+            let d = x - tw;
+            f = sys.force(d, v_pred - tu);
+            let striker = -f / m;
+            v += h2 * (a_s + striker);
+            a_s = striker;
+            let vf = _mm256_set1_pd(f);
+            for j in 0..G {
+                let next = k.accel(j, vf, w[j], u_pred[j]);
+                u[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh2, _mm256_add_pd(am[j], next)));
+                am[j] = next;
+            }
+            each(d, v);
+        }
+        (s.x, s.v, a.striker, a.force) = (x, v, a_s, f);
+        store(&mut s.w, &w);
+        store(&mut s.u, &u);
+        store(&mut a.modes, &am);
+    }
+}
