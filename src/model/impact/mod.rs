@@ -335,7 +335,9 @@ impl Impact {
         for i in 0..self.substeps {
             let v0 = self.v;
             let ok = self.substep();
-            if self.clock_zone > 0.0 {
+            // The clock's instants only where it has something to do (a division
+            // each, off every other sample).
+            if self.clock_zone > 0.0 && self.clock_pending() {
                 self.tick_clock(
                     v0,
                     at(self.n, i, 0.0, self.substeps),
