@@ -262,7 +262,10 @@ impl Bouncer {
     /// [`MERGED_LOAD`] or the load-aware model says the mass would stick.
     fn open(train: Train, fs: f64, latch: &Latch, v_in: f64, start: f64) -> (Impact, bool) {
         let g_contact = train.gravity.filter(|_| train.in_contact);
-        let imp = latch.impact(v_in, fs, g_contact, start);
+        let mut imp = latch.impact(v_in, fs, g_contact, start);
+        if train.gravity.is_none() {
+            imp = imp.single_strike();
+        }
         let last = match (train.gravity, train.in_contact) {
             (Some(g), false) => {
                 let c = imp.analytic().contact;
