@@ -195,17 +195,7 @@ impl Expression {
     /// True when it moves nothing.
     #[inline]
     pub fn is_neutral(&self) -> bool {
-        // Field by field, as `== Self::new(ChannelExpression::default(), 0.0)` would
-        // compare, without building the neutral value: a voice asks every sample.
-        let plain = |c: &ChannelExpression| c.bend == 0.0 && c.pressure == 0.0 && c.timbre == 0.5;
-        self.poly == [0.0; 5]
-            && self.pressure == 0.0
-            && self.tuning == 0.0
-            && self.wheel == 0.0
-            && self.brightness.is_none()
-            && self.ranges.is_none()
-            && plain(&self.channel)
-            && plain(&self.zone)
+        *self == Self::new(ChannelExpression::default(), 0.0)
     }
 
     /// `p` moved by this expression. Poly-mod offsets add in the host's normalised
