@@ -1,17 +1,20 @@
 //! Cost of the full voice (contact + 16-mode body) per sample, of a ringing voice, of a
 //! note-on (reading the level table, fresh or stale), and of 64 ringing voices as a
-//! fraction of real time at 48 kHz.
+//! fraction of real time at 48 kHz. The voice and the 64 voices are timed on the bank's
+//! vector path and on its portable scalar loop in the same run (`vector/`, `portable/`).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use rebound::engine::levels::{LevelWorker, Levels};
 use rebound::engine::{Controls, Coupling, Engine, EngineParams};
-use rebound::model::body::BodyType;
+use rebound::model::body::{BodyType, force_portable};
 use rebound::model::{Correction, Method};
 use rebound::voice::Voice;
 use std::hint::black_box;
 use std::time::Instant;
 
 const FS: f64 = 48000.0;
+
+type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
 fn soft_params(method: Method) -> EngineParams {
     // k = 1e4 makes the contact last ~10 ms: every benchmarked sample is in contact.
@@ -25,12 +28,31 @@ fn soft_params(method: Method) -> EngineParams {
     }
 }
 
+/// The bank's two paths, timed in the same run: the process's (AVX2/FMA where the CPU
+/// has them) and the portable scalar loop (`force_portable`), each over voices and
+/// engines made for it.
+const PATHS: [(&str, bool); 2] = [("vector", false), ("portable", true)];
+
+/// One voice in contact: struck, ticked through its contact, struck again when the
+/// contact ends (so each strike's set-up, the contact's normalisation and the body's
+/// retune, is spread over its contact, and only one contact runs at a time).
+/// `restruck_256`: the former figure's bench, struck every 256 samples, so that each
+/// strike interrupts the contact before and the voice runs two contacts (the fading
+/// one in its tail) most of the time.
 fn bench_voice(c: &mut Criterion) {
     let mut g = c.benchmark_group("voice");
     g.throughput(Throughput::Elements(1));
-    for method in Method::ALL {
-        let p = soft_params(method);
-        g.bench_function(format!("in_contact_16_modes/{}", method.name()), |b| {
+    for (path, portable) in PATHS {
+        force_portable(portable);
+        for method in Method::ALL {
+            let name = format!("in_contact_16_modes/{path}/{}", method.name());
+            in_contact(&mut g, &name, soft_params(method));
+        }
+        // The default patch's contact (Hardness 0.6 ms, about 34 samples at 48 kHz).
+        let name = format!("in_contact_default_patch/{path}");
+        in_contact(&mut g, &name, EngineParams::default());
+        let p = soft_params(Method::Verlet);
+        g.bench_function(format!("restruck_256/{path}/verlet"), |b| {
             let mut levels = Levels::on_demand(FS);
             levels.set(&p, FS);
             let mut v = Voice::new(FS);
@@ -44,20 +66,37 @@ fn bench_voice(c: &mut Criterion) {
                 black_box(v.tick_with(&p, 0.7, Some(&mut levels)))
             });
         });
+        let p = EngineParams {
+            t60: 10.0,
+            ..Default::default()
+        };
+        g.bench_function(format!("ringing_16_modes/{path}"), |b| {
+            let mut v = Voice::new(FS);
+            v.strike(&p, 60, 1.0, 0);
+            while v.in_contact() {
+                let _ = v.tick(&p, 0.7);
+            }
+            b.iter(|| black_box(v.tick(&p, 0.7)));
+        });
     }
-    let p = EngineParams {
-        t60: 10.0,
-        ..Default::default()
-    };
-    g.bench_function("ringing_16_modes", |b| {
-        let mut v = Voice::new(FS);
-        v.strike(&p, 60, 1.0, 0);
-        while v.in_contact() {
-            let _ = v.tick(&p, 0.7);
-        }
-        b.iter(|| black_box(v.tick(&p, 0.7)));
-    });
+    force_portable(false);
     g.finish();
+}
+
+/// One voice of patch `p` in contact, struck again when its contact ends.
+fn in_contact(g: &mut Group, name: &str, p: EngineParams) {
+    g.bench_function(name, |b| {
+        let mut levels = Levels::on_demand(FS);
+        levels.set(&p, FS);
+        let mut v = Voice::new(FS);
+        v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+        b.iter(|| {
+            if !v.in_contact() {
+                v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+            }
+            black_box(v.tick_with(&p, 0.7, Some(&mut levels)))
+        });
+    });
 }
 
 /// A note-on through the engine, timed inside the clock, reading the level table
@@ -109,9 +148,20 @@ fn bench_note_on(c: &mut Criterion) {
     g.finish();
 }
 
-/// 64 ringing voices through the engine (allocation, smoothing, DC blocker, guard):
-/// prints the fraction of one core at 48 kHz.
+/// 64 ringing voices through the engine (allocation, smoothing, DC blocker, guard), on
+/// each of the bank's paths: prints the fraction of one core at 48 kHz.
 fn bench_engine(c: &mut Criterion) {
+    let mut g = c.benchmark_group("engine");
+    g.throughput(Throughput::Elements(512));
+    for (path, portable) in PATHS {
+        force_portable(portable);
+        ringing_engine(&mut g, path);
+    }
+    force_portable(false);
+    g.finish();
+}
+
+fn ringing_engine(g: &mut Group, path: &str) {
     let p = EngineParams {
         t60: 10.0,
         voices: 64,
@@ -129,8 +179,6 @@ fn bench_engine(c: &mut Criterion) {
         e.render(&mut buf, &mut right);
     }
     assert_eq!(e.active_voices(), 64);
-    let mut g = c.benchmark_group("engine");
-    g.throughput(Throughput::Elements(512));
     // Criterion renders minutes of audio: with T60 = 10 s the voices would ring below
     // −120 dB and end after ~20 s, and the figure would measure silence. Re-strike any
     // that ended (rare: once per ~1900 blocks, so the contacts cost nothing here).
@@ -141,13 +189,12 @@ fn bench_engine(c: &mut Criterion) {
             }
         }
     };
-    g.bench_function("64_ringing_voices_block_512", |b| {
+    g.bench_function(format!("64_ringing_voices_block_512/{path}"), |b| {
         b.iter(|| {
             keep_ringing(&mut e);
             e.render(black_box(&mut buf), black_box(&mut right))
         })
     });
-    g.finish();
     // A direct real-time figure: one second of audio, 64 voices sounding throughout.
     keep_ringing(&mut e);
     for _ in 0..64 {
@@ -161,7 +208,7 @@ fn bench_engine(c: &mut Criterion) {
     assert_eq!(e.active_voices(), 64, "voices ended during the measurement");
     let secs = t.elapsed().as_secs_f64() * FS / (blocks * 512) as f64;
     eprintln!(
-        "64 ringing voices at 48 kHz: {:.1} % of one core",
+        "64 ringing voices at 48 kHz, {path}: {:.1} % of one core",
         100.0 * secs
     );
 }

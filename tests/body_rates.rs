@@ -116,7 +116,7 @@ fn check(patches: &[(EngineParams, String)]) {
         // The top two octaves put the body's modes at 3.5 kHz and up, where the default
         // 0.7 ms contact has only its spectrum's sidelobes: the note's centroid there
         // follows the contact pulse's shape, which the contact's accuracy rule
-        // (`impact::OMEGA_ACCURATE`) keeps the same at every rate.
+        // (`impact::OMEGA_PULSE` for a strike that does not bounce) keeps the same at every rate.
         let (db, c, _) = spreads(p, label, &NOTES);
         if db > 0.5 || c > 0.02 {
             bad.push(format!(

@@ -155,3 +155,31 @@ fn extremes_stay_finite_and_in_range() {
         }
     }
 }
+
+/// Neutral is exactly "equal to a new note's expression with a neutral channel": each
+/// field moved alone makes it not neutral.
+#[test]
+fn neutral_is_every_field_at_rest() {
+    let base = Expression::new(ChannelExpression::default(), 0.0);
+    assert!(base.is_neutral());
+    let moved: [fn(&mut Expression); 12] = [
+        |e| e.poly[4] = 0.1,
+        |e| e.pressure = 0.1,
+        |e| e.tuning = 0.1,
+        |e| e.wheel = 0.1,
+        |e| e.brightness = Some(0.5),
+        |e| e.ranges = Some(BendRanges::default()),
+        |e| e.channel.bend = 0.1,
+        |e| e.channel.pressure = 0.1,
+        |e| e.channel.timbre = 0.6,
+        |e| e.zone.bend = 0.1,
+        |e| e.zone.pressure = 0.1,
+        |e| e.zone.timbre = 0.6,
+    ];
+    for (i, m) in moved.iter().enumerate() {
+        let mut e = base;
+        m(&mut e);
+        assert!(!e.is_neutral(), "field {i}");
+        assert_eq!(e.is_neutral(), e == base, "field {i}");
+    }
+}

@@ -30,9 +30,11 @@
 
 use super::contact::{Analytic, NEAR_SERIES_BELOW};
 
-/// `|μe|` up to which the carried logarithm is used; the six terms of `psi_small`
-/// then leave `(μe)⁶/8 < 2e-19` relative.
-const DELTA_MAX: f64 = 1.0 / 1024.0;
+/// `|μe|` up to which the carried logarithm is used; the ten terms of `psi_small`
+/// then leave `(μe)¹⁰/12 < 7e-20` relative. A contact of a few hundred samples moves
+/// `μe` by a few thousandths a sample: at 1/1024 most of its samples took the direct
+/// `ln_1p`, which is on the path every next sample waits on.
+const DELTA_MAX: f64 = 1.0 / 64.0;
 
 /// Samples after which `Q` is recomputed directly, bounding the rounding carried.
 pub const REANCHOR_EVERY: u32 = 64;
@@ -139,17 +141,45 @@ impl Hybrid {
     }
 }
 
-/// `ψ(δ)` for `|δ| < DELTA_MAX`: six terms in Estrin's scheme.
+/// `ψ(δ) = Σ (−δ)^j/(j + 2)` for `|δ| < DELTA_MAX`: ten terms in Estrin's scheme.
 #[inline(always)]
 fn psi_small(d: f64) -> f64 {
-    const C: [f64; 6] = [
+    const C: [f64; 10] = [
         1.0 / 2.0,
         1.0 / 3.0,
         1.0 / 4.0,
         1.0 / 5.0,
         1.0 / 6.0,
         1.0 / 7.0,
+        1.0 / 8.0,
+        1.0 / 9.0,
+        1.0 / 10.0,
+        1.0 / 11.0,
     ];
     let d2 = d * d;
-    (C[0] - C[1] * d) + d2 * (C[2] - C[3] * d) + (d2 * d2) * (C[4] - C[5] * d)
+    let d4 = d2 * d2;
+    let low = (C[0] - C[1] * d) + d2 * (C[2] - C[3] * d);
+    let mid = (C[4] - C[5] * d) + d2 * (C[6] - C[7] * d);
+    let high = C[8] - C[9] * d;
+    low + d4 * (mid + d4 * high)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::contact::psi;
+
+    /// The short series agrees with the 17-term one over its whole range: the carried
+    /// logarithm is as exact as the direct form wherever it is used.
+    #[test]
+    fn psi_small_matches_psi_up_to_delta_max() {
+        let n = 20_000;
+        let mut worst: f64 = 0.0;
+        for i in 0..=n {
+            let d = DELTA_MAX * (2.0 * i as f64 / n as f64 - 1.0);
+            let exact = psi(d);
+            worst = worst.max(((psi_small(d) - exact) / exact).abs());
+        }
+        assert!(worst < 4.0 * f64::EPSILON, "{worst:e}");
+    }
 }

@@ -107,7 +107,8 @@ pub fn simulate_impact(
 /// [`simulate_impact`] for what a contact latches (with the damping from a
 /// restitution, the clamp leaves at `−e v_in`, which eq (6) also gives).
 pub fn simulate_latched(latch: Latch, v_in: f64, fs: f64, reference: Reference) -> ImpactReport {
-    let mut imp = latch.impact(v_in, fs, None, 0.0);
+    // Stepped as the instrument steps a strike that does not bounce.
+    let mut imp = latch.impact(v_in, fs, None, 0.0).single_strike();
     let an = *imp.analytic();
     let mut track = DeviationTracker::default();
     while imp.step() {

@@ -41,7 +41,7 @@ pub use limits::{BAND_FADE, BAND_LIMIT, MODES, SWITCH_TIME};
 use modes::*;
 pub use modes::{BodySettings, BodyType};
 pub use pickup::{Pickup, SideWeights, pickup_shape, pickups, side_weights, side_weights_of};
-pub use simd::vector_path;
+pub use simd::{force_portable, vector_path};
 pub use strike::{StrikeMode, strike_modes};
 
 /// A bank of [`MODES`] resonators, and while the body type changes, a second bank with

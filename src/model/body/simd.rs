@@ -16,15 +16,28 @@
 use super::bank::{Coefs, tick_bank};
 use super::limits::MODES;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-/// True when this process runs the vector path: the CPU has AVX2 and FMA and
-/// `REBOUND_SIMD` is not `portable`.
+/// Set by [`force_portable`]: bodies made while it is set take the portable loop.
+static PORTABLE: AtomicBool = AtomicBool::new(false);
+
+/// True when this process runs the vector path: the CPU has AVX2 and FMA,
+/// `REBOUND_SIMD` is not `portable` and [`force_portable`] is off. A body reads it
+/// when it is made.
 pub fn vector_path() -> bool {
     static PATH: OnceLock<bool> = OnceLock::new();
-    *PATH.get_or_init(|| {
+    let detected = *PATH.get_or_init(|| {
         let forced_off = std::env::var("REBOUND_SIMD").is_ok_and(|v| v == "portable");
         !forced_off && cpu_has_avx2_fma()
-    })
+    });
+    detected && !PORTABLE.load(Ordering::Relaxed)
+}
+
+/// Makes the bodies made from now on (voices, engines) take the portable loop (`true`)
+/// or the process's path (`false`): what the benchmarks use to time the scalar and the
+/// vector bank in one run. Bodies already made keep their path.
+pub fn force_portable(on: bool) {
+    PORTABLE.store(on, Ordering::Relaxed);
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -37,7 +37,11 @@ impl Bouncer {
         start: f64,
     ) -> (Impact, bool, Option<load::ExitSolve>) {
         let g_contact = train.gravity.filter(|_| train.in_contact);
-        let (imp, solve) = latch.impact_pending(v_in, fs, g_contact, start);
+        let (mut imp, solve) = latch.impact_pending(v_in, fs, g_contact, start);
+        if train.gravity.is_none() {
+            // A single strike: its accuracy rule is the sound's, not a train's timing.
+            imp = imp.single_strike();
+        }
         match (train.gravity, train.in_contact) {
             (Some(g), false) => {
                 let c = imp.analytic().contact;

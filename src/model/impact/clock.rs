@@ -29,6 +29,13 @@ impl Impact {
         1.0 / self.h_sample
     }
 
+    /// Whether the exit clock may still move: the mass is on its way out and the clock
+    /// has not dated the exit yet.
+    #[inline(always)]
+    pub(super) fn clock_pending(&self) -> bool {
+        !(self.clock_t.is_finite() || self.v.is_nan() || self.v >= 0.0)
+    }
+
     /// The exit clock of the hybrid correction. On the way out, near the wall, `v` is
     /// flat (the force vanishes there) and `x(v) ∝ (v − v_out)^{1/(α+1)}` turns a
     /// small error of the method's `v` into an exit tens of steps early or late, which
@@ -38,7 +45,7 @@ impl Impact {
     /// the hybrid's. `start` is the step's start in samples, `len` its length.
     #[inline]
     pub(super) fn tick_clock(&mut self, v0: f64, start: f64, len: f64) {
-        if self.clock_t.is_finite() || self.v.is_nan() || self.v >= 0.0 {
+        if !self.clock_pending() {
             return;
         }
         if !self.clock_x.is_finite() {

@@ -19,7 +19,13 @@ use super::scheme::{ClampTarget, Method, Scheme, Stepping};
 
 mod clock;
 mod loaded;
+mod steps;
 mod substep;
+
+pub use steps::{
+    ACCURATE_MAX, DAMPING_STEP, MAX_SUBSTEPS, OMEGA_ACCURATE, OMEGA_PULSE, OMEGA_STEP, substeps_at,
+    substeps_for, substeps_within,
+};
 
 /// A contact that has gone numerically wild (a non-finite state, or a speed this many
 /// times `v_in`, which a dissipative contact can never reach) is ended at once with a
@@ -46,57 +52,6 @@ pub const CLOCK_ZONE: f64 = 0.2;
 /// this many steps it is evaluated directly: the roundings carried (a few ulps a
 /// step) stay bounded by a few tens of ulps.
 const POW_ANCHOR_EVERY: u64 = 16;
-
-/// Sub-stepping: a step `h` is split so that `h ω_max ≤ OMEGA_STEP` (the stiffest
-/// oscillation of the contact, `ω² = k α x_max^{α−1} (1 + μ v_in)/m`, bounds the
-/// stability of the explicit methods and resolves the pulse) and `h λ_max ≤
-/// DAMPING_STEP` (the fastest damping rate, `λ = k x_max^α μ/m`, which is what the
-/// explicit methods cannot follow when `μ v_in` is in the tens). At 0.5 Verlet's
-/// phase error keeps a contact within a few percent of eq (9). The paper's tables
-/// are computed with one step per sample ([`Stepping::PerSample`]): there
-/// `h ω_max` = 0.003, 0.20 and 0.85.
-pub const OMEGA_STEP: f64 = 0.5;
-pub const DAMPING_STEP: f64 = 0.5;
-/// On top of stability, accuracy: up to [`ACCURATE_MAX`] steps a sample so that
-/// `h ω_max ≤ OMEGA_ACCURATE`. At one step a sample the pulse's shape (not its energy,
-/// which the corrections fix) depends on `h ω`, and so on the rate: the default
-/// contact's dry pulse is 0.2 dB stronger at 2–6 kHz at 48 kHz than at 192 kHz. This
-/// keeps the same patch's spectrum within 1 % across rates (`tests/body_rates.rs`).
-pub const OMEGA_ACCURATE: f64 = 0.1;
-pub const ACCURATE_MAX: u32 = 8;
-/// Most sub-steps per sample. A contact that would need more is shorter than two
-/// samples: in the damped regime steps per sample × samples per contact is about
-/// `(α + 1) μ v_in / DAMPING_STEP` ≤ 4000, and an undamped one needing this many lasts
-/// a small fraction of a sample. Such a contact is taken in closed form, exiting at the
-/// exact `v_out` within its first sample (see [`Impact::closed_form`]): eq (9) allows
-/// at most 4 samples where it is under 3. Work per sample is bounded by this many
-/// steps; work per contact by about `(α + 1) μ v_in / DAMPING_STEP + π / OMEGA_STEP +
-/// MAX_SUBSTEPS` ≤ ~6000 steps.
-pub const MAX_SUBSTEPS: u32 = 2048;
-
-/// Sub-steps per sample for a contact at step `h`, or `None` where it needs more than
-/// [`MAX_SUBSTEPS`] (or the parameters are degenerate).
-pub fn substeps_for(an: &Analytic, h: f64) -> Option<u32> {
-    substeps_at(&an.contact, an.v_in, an.x_max(), h)
-}
-
-/// [`substeps_for`] with the deepest compression `x_deep` given (under a load the mass
-/// goes deeper than eq (8)'s `x_max`).
-pub fn substeps_at(c: &Contact, v_in: f64, x_deep: f64, h: f64) -> Option<u32> {
-    let x_pow = c.x_pow_alpha(x_deep);
-    let omega2 = c.k * c.alpha * (x_pow / x_deep) * (1.0 + c.mu * v_in) / c.mass;
-    let lambda = c.k * x_pow * c.mu / c.mass;
-    let h_omega = h * omega2.sqrt();
-    let stable = (h_omega / OMEGA_STEP).max(h * lambda / DAMPING_STEP);
-    let need = stable.max((h_omega / OMEGA_ACCURATE).min(ACCURATE_MAX as f64));
-    if need <= 1.0 {
-        Some(1)
-    } else if need <= MAX_SUBSTEPS as f64 {
-        Some(need.ceil() as u32)
-    } else {
-        None
-    }
-}
 
 /// The per-sample state of one contact.
 #[derive(Clone, Copy, Debug)]
@@ -231,6 +186,23 @@ impl Impact {
         }
     }
 
+    /// The stepping of a strike that no bounce follows: with [`Stepping::Auto`] the
+    /// looser accuracy [`OMEGA_PULSE`], since its exit's instant only ends its own
+    /// pulse. Before the first sample only; otherwise (or under a load) unchanged.
+    pub fn single_strike(mut self) -> Self {
+        let auto = self.scheme.stepping == Stepping::Auto;
+        if !auto || self.closed_form || self.n > 0 || self.load.g > 0.0 {
+            return self;
+        }
+        let (c, v_in) = (self.an.contact, self.an.v_in);
+        if let Some(n) = substeps_within(&c, v_in, self.an.x_max(), self.h_sample, OMEGA_PULSE) {
+            self.substeps = n;
+            self.h = self.h_sample / n as f64;
+            self.h_m = self.h / c.mass;
+        }
+        self
+    }
+
     pub fn analytic(&self) -> &Analytic {
         &self.an
     }
@@ -339,7 +311,9 @@ impl Impact {
         for i in 0..self.substeps {
             let v0 = self.v;
             let ok = self.substep();
-            if self.clock_zone > 0.0 {
+            // The clock's instants only where it has something to do (a division
+            // each, off every other sample).
+            if self.clock_zone > 0.0 && self.clock_pending() {
                 self.tick_clock(
                     v0,
                     at(self.n, i, 0.0, self.substeps),
