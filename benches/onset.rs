@@ -12,10 +12,12 @@
 //! on the refining rule `tau::contact_time`) in the same run, so that the ratios
 //! compare like with like.
 //!
-//! `cargo bench --bench onset` (`-- --table` prints the table only).
+//! `cargo bench --bench onset` (`-- --table` prints the table only, `-- --slices`
+//! only its exit slices; `-- --moves` compares bounce times, `-- --moves --wait
+//! 12,36` at other waiting slices).
 
 use criterion::Criterion;
-use rebound::model::bounce::{EXIT_SLICE, Latch};
+use rebound::model::bounce::{EXIT_SLICE, Latch, WAIT_FACTOR};
 use rebound::model::{
     Bouncer, ClampTarget, Contact, Correction, Impact, Method, Scheme, Train, hardness, load,
     prop1, restitution, tau,
@@ -23,8 +25,11 @@ use rebound::model::{
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+#[path = "onset/moves.rs"]
+mod moves;
 #[path = "../tests/support/onset_ref.rs"]
 mod onset_ref;
+use moves::moves;
 
 const PATCHES: usize = 1000;
 const SEED: u64 = 0x5eed_0001;
@@ -195,20 +200,20 @@ fn onset(p: &Patch, target: ClampTarget, restitution: Option<f64>) -> f64 {
         .v_in
 }
 
-/// The worst slice of one patch's exit solve: each slice of [`EXIT_SLICE`] steps
-/// timed from its own starting state, and the exit's hand-over (Proposition 1's
-/// target where the approximate clamp asks for it) with the last.
-fn worst_slice(p: &Patch) -> f64 {
+/// The worst slice of `units` steps of one patch's exit solve: each slice timed from
+/// its own starting state, and the exit's hand-over (Proposition 1's target where the
+/// approximate clamp asks for it) with the last.
+fn worst_slice(p: &Patch, units: u32) -> f64 {
     let mut s = load::ExitSolve::new(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g);
     let mut starts = vec![s];
-    while s.advance(EXIT_SLICE) == load::Progress::Pending {
+    while s.advance(units) == load::Progress::Pending {
         starts.push(s);
     }
     let mut worst: f64 = 0.0;
     for start in starts {
         let t = time_with(|| {
             let mut s = start;
-            match s.advance(EXIT_SLICE) {
+            match s.advance(units) {
                 load::Progress::Done(x) => {
                     let (gamma, g_tilde) = load::scaled(p.k, p.mu, p.alpha, p.mass, p.v_in, p.g);
                     x.e + prop1::restitution_prop1(p.alpha, gamma, g_tilde)
@@ -243,16 +248,24 @@ fn time_with(f: impl Fn() -> f64) -> f64 {
     best
 }
 
-fn table(patches: &[Patch]) {
+fn table(patches: &[Patch], slices_only: bool) {
     println!(
         "{:<32} {:>10} {:>10} {:>10} {:>7}   worst patch (k, mu, alpha, m, v_in, g, e)",
         "per-onset computation", "median µs", "p99 µs", "worst µs", "> 20µs"
     );
     let slice: Computation = ("exit: worst slice of a solve", |_| 0.0);
-    for (name, f) in computations().into_iter().chain([slice]) {
+    let wait: Computation = ("exit: worst waiting slice", |_| 0.0);
+    let all = if slices_only {
+        Vec::new()
+    } else {
+        computations()
+    };
+    for (name, f) in all.into_iter().chain([slice, wait]) {
         let time = |p: &Patch| {
             if name == slice.0 {
-                worst_slice(p)
+                worst_slice(p, EXIT_SLICE)
+            } else if name == wait.0 {
+                worst_slice(p, EXIT_SLICE * WAIT_FACTOR)
             } else {
                 time_one(f, p)
             }
@@ -286,90 +299,27 @@ fn table(patches: &[Patch]) {
     }
 }
 
-/// Bounce times over the patches' trains (gravity in contact, 48 kHz, the first
-/// [`MOVES_SECONDS`]): with each exit solved a slice a sample, against the same train
-/// with each exit solved at its onset. Counts the onsets, the contacts that ended
-/// before their exit was known, the onsets that moved and how far.
-fn moves(patches: &[Patch]) {
-    let (mut onsets, mut early, mut moved, mut patches_moved) = (0usize, 0usize, 0usize, 0usize);
-    let mut patches_changed = 0usize;
-    let mut shifts: Vec<f64> = Vec::new();
-    for p in patches {
-        let latch = Latch {
-            contact: Contact::new(p.k, p.mu, p.alpha, p.mass),
-            scheme: Scheme::new(Method::Verlet, Correction::Both, ClampTarget::Exact),
-            restitution: None,
-        };
-        let train = Train {
-            gravity: Some(p.g),
-            in_contact: true,
-        };
-        let run = |slice: u32| {
-            let mut b = Bouncer::new(latch, p.v_in, FS, train).with_exit_slice(slice);
-            let (mut times, mut early, mut dv) = (Vec::new(), 0, Vec::new());
-            for n in 0..(MOVES_SECONDS * FS) as u64 {
-                if b.is_done() {
-                    break;
-                }
-                let o = b.step(|| latch);
-                dv.push(o.dv);
-                if o.onset {
-                    times.push(n as f64 + b.impact().start_fraction());
-                }
-                early += usize::from(o.detached && b.exit_pending());
-            }
-            (times, early, dv)
-        };
-        let (exact, _, dv_exact) = run(u32::MAX);
-        let (sliced, e, dv_sliced) = run(EXIT_SLICE);
-        // Any sample of the wall's force that differs (a bounce moved, or a mass put
-        // to rest from a flight where the one-shot train held it at the wall).
-        patches_changed += usize::from(dv_exact != dv_sliced);
-        onsets += exact.len();
-        early += e;
-        let before = moved;
-        for (i, t) in exact.iter().enumerate() {
-            // An onset the sliced train never reached (within the time) moved too.
-            let d = sliced.get(i).map_or(f64::INFINITY, |s| s - t);
-            if d != 0.0 {
-                moved += 1;
-                shifts.push(d.abs());
-            }
-        }
-        moved += sliced.len().saturating_sub(exact.len());
-        patches_moved += usize::from(moved > before);
-    }
-    shifts.sort_by(f64::total_cmp);
-    let q = |f: f64| {
-        shifts
-            .get((f * shifts.len() as f64) as usize)
-            .copied()
-            .unwrap_or(0.0)
-    };
-    println!(
-        "{onsets} onsets over {} patches ({MOVES_SECONDS} s each at {FS} Hz); {early} contacts \
-         ended before their exit; {moved} onsets moved, in {patches_moved} patches; the wall's \
-         force changed in {patches_changed} patches; shift in samples: median {:.2}, 90th \
-         percentile {:.2}, 99th {:.2}, largest {:.2} (inf: an onset the sliced train did not \
-         reach in the time)",
-        patches.len(),
-        q(0.5),
-        q(0.9),
-        q(0.99),
-        shifts.last().copied().unwrap_or(0.0)
-    );
-}
-
-/// Seconds of each train [`moves`] compares.
-const MOVES_SECONDS: f64 = 4.0;
-
 fn main() {
     let patches = patches();
-    if std::env::args().any(|a| a == "--moves") {
-        moves(&patches);
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--moves") {
+        // `--wait N,M,...` compares other waiting slices.
+        let waits: Vec<u32> = match args.iter().position(|a| a == "--wait") {
+            Some(i) => args
+                .get(i + 1)
+                .map(|l| l.split(',').filter_map(|w| w.parse().ok()).collect())
+                .unwrap_or_default(),
+            None => vec![EXIT_SLICE * WAIT_FACTOR],
+        };
+        for wait in waits {
+            moves(&patches, wait);
+        }
         return;
     }
-    table(&patches);
+    table(&patches, args.iter().any(|a| a == "--slices"));
+    if args.iter().any(|a| a == "--table" || a == "--slices") {
+        return;
+    }
     if std::env::args().any(|a| a == "--table") {
         return;
     }

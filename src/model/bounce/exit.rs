@@ -7,15 +7,23 @@ use crate::model::load::ExitNews;
 
 impl Bouncer {
     /// This train with its exits solved `slice` steps a sample instead of
-    /// [`EXIT_SLICE`] (and at its strike, where `slice` is the larger): `u32::MAX`
+    /// [`EXIT_SLICE`] (and at its strike, where `slice` is the larger), and
+    /// [`WAIT_FACTOR`] times that in a sample a flight waits for its exit: `u32::MAX`
     /// solves each at its onset, in one go.
-    pub fn with_exit_slice(mut self, slice: u32) -> Self {
+    pub fn with_exit_slice(self, slice: u32) -> Self {
+        self.with_exit_slices(slice, slice.saturating_mul(WAIT_FACTOR))
+    }
+
+    /// As [`with_exit_slice`](Self::with_exit_slice), with `wait` steps (at least
+    /// `slice`) in a sample that starts in a flight waiting for its exit.
+    pub fn with_exit_slices(mut self, slice: u32, wait: u32) -> Self {
         let slice = slice.max(1);
         if self.elapsed == 0 && slice > self.slice {
             let mut more = slice - self.slice;
             self.spend(&mut more);
         }
         self.slice = slice;
+        self.wait = wait.max(slice);
         self
     }
 

@@ -55,6 +55,12 @@ pub const MAX_EVENTS: u32 = 8;
 /// few samples, and always before the guard, which allows a contact without load at
 /// least 64 samples.
 pub const EXIT_SLICE: u32 = 12;
+/// A sample that starts in a flight whose exit is still being solved spends this many
+/// times [`EXIT_SLICE`] on it: the flight's landing waits for that exit, and a flight
+/// sample has no contact to step, so its budget goes to the solve. Its worst sample
+/// (the waiting slice, then a landing's new contact set up and stepped) stays within
+/// the per-sample bound.
+pub const WAIT_FACTOR: u32 = 3;
 
 /// Which bouncing the train does.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,6 +134,9 @@ pub struct Bouncer {
     pending: Option<load::ExitSolve>,
     /// Steps of the exit's solve a sample ([`EXIT_SLICE`]).
     slice: u32,
+    /// Steps of it in a sample that starts in a flight waiting for it
+    /// ([`WAIT_FACTOR`] times `slice`).
+    wait: u32,
 }
 
 impl Bouncer {
@@ -168,6 +177,7 @@ impl Bouncer {
             irregular: Irregularity::NONE,
             pending,
             slice: EXIT_SLICE,
+            wait: EXIT_SLICE * WAIT_FACTOR,
         };
         let mut budget = EXIT_SLICE;
         b.spend(&mut budget);
@@ -238,8 +248,10 @@ impl Bouncer {
         let mut out = BounceSample::default();
         let mut next = Some(next);
         self.elapsed += 1;
-        // The exit's solve takes at most this much of the sample, whatever starts in it.
-        let mut budget = self.slice;
+        // The exit's solve takes at most this much of the sample, whatever starts in it:
+        // more while a flight waits for it (its landing cannot happen before).
+        let waiting = self.pending.is_some() && matches!(self.phase, Phase::Flight { .. });
+        let mut budget = if waiting { self.wait } else { self.slice };
         self.spend(&mut budget);
         // How much of this sample has been accounted for.
         let mut pos = 0.0;
