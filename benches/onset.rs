@@ -29,7 +29,10 @@ use std::time::{Duration, Instant};
 mod moves;
 #[path = "../tests/support/onset_ref.rs"]
 mod onset_ref;
+#[path = "../tests/support/rng.rs"]
+mod rng;
 use moves::moves;
+use rng::Rng;
 
 const PATCHES: usize = 1000;
 const SEED: u64 = 0x5eed_0001;
@@ -49,37 +52,6 @@ struct Patch {
     g: f64,
     /// Bounciness (restitution), for the eq (19) root and eq (9)'s unit time.
     e: f64,
-}
-
-/// splitmix64: a fixed, dependency-free stream.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// `lo` or `hi` one time in eight each, else uniform in `f(lo)..f(hi)`.
-    fn range(&mut self, lo: f64, hi: f64, log: bool) -> f64 {
-        let pick = self.next();
-        if pick < 0.125 {
-            return lo;
-        }
-        if pick < 0.25 {
-            return hi;
-        }
-        let t = self.next();
-        if log {
-            (lo.ln() + t * (hi.ln() - lo.ln())).exp()
-        } else {
-            lo + t * (hi - lo)
-        }
-    }
 }
 
 fn patches() -> Vec<Patch> {

@@ -10,11 +10,14 @@
 //!   exit arrives, at the exact flight's return speed; and where the exit says the
 //!   mass sticks, the train ends at rest.
 
+#[path = "support/rng.rs"]
+mod rng;
 use rebound::model::bounce::EXIT_SLICE;
 use rebound::model::load::ExitNews;
 use rebound::model::{
     Bouncer, ClampTarget, Contact, Correction, Latch, Method, Phase, Scheme, Train,
 };
+use rng::Rng;
 
 /// What a train did: its onsets `(sample, fraction, v_in)`, the velocity its contacts
 /// took from the mass each sample, whether it ended at rest, and the contacts that
@@ -68,32 +71,6 @@ fn run(latch: Latch, v_in: f64, fs: f64, g: f64, slice: u32, samples: u64) -> Ru
     r
 }
 
-/// splitmix64: a fixed stream of patches.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Log-uniform over `[lo, hi]`, each end one time in eight.
-    fn log(&mut self, lo: f64, hi: f64) -> f64 {
-        let pick = self.next();
-        if pick < 0.125 {
-            lo
-        } else if pick < 0.25 {
-            hi
-        } else {
-            (lo.ln() + self.next() * (hi.ln() - lo.ln())).exp()
-        }
-    }
-}
-
 /// What the comparisons below saw.
 #[derive(Debug, Default)]
 struct Seen {
@@ -142,18 +119,18 @@ fn patch(rng: &mut Rng) -> (Latch, f64, f64) {
     use rebound::engine::LIMITS;
     let (lo, hi) = (&LIMITS[0], &LIMITS[1]);
     let c = Contact::new(
-        rng.log(lo.k, hi.k),
-        rng.log(lo.mu, hi.mu),
+        rng.range(lo.k, hi.k, true),
+        rng.range(lo.mu, hi.mu, true),
         lo.alpha + rng.next() * (hi.alpha - lo.alpha),
-        rng.log(lo.mass, hi.mass),
+        rng.range(lo.mass, hi.mass, true),
     );
     let method = Method::ALL[(rng.next() * 4.0) as usize % 4];
     let target = ClampTarget::ALL[(rng.next() * 2.0) as usize % 2];
     let latch = Latch::from((c, Scheme::new(method, Correction::Both, target)));
     (
         latch,
-        rng.log(lo.v_min, hi.v_max),
-        rng.log(lo.gravity, hi.gravity),
+        rng.range(lo.v_min, hi.v_max, true),
+        rng.range(lo.gravity, hi.gravity, true),
     )
 }
 

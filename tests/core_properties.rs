@@ -4,26 +4,11 @@
 //! method's order (Heun and AM1 2, RK4 4, Verlet α + 1 on damped contacts); the
 //! powers carried by series at a general α agree with the exact-power path.
 
+#[path = "support/rng.rs"]
+mod rng;
 use rebound::model::tau::contact_time;
 use rebound::model::{ClampTarget, Contact, Correction, Impact, Method, Scheme, simulate_impact};
-
-/// splitmix64: deterministic, so a failure names a reproducible case.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-    fn log_uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        (lo.ln() + self.next() * (hi.ln() - lo.ln())).exp()
-    }
-    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + self.next() * (hi - lo)
-    }
-}
+use rng::Rng;
 
 const RATES: [f64; 6] = [22_050.0, 44_100.0, 48_000.0, 96_000.0, 192_000.0, 384_000.0];
 
