@@ -81,6 +81,7 @@ impl Voice {
             }
         }
         let (fade, pan) = (self.fade, self.pan);
+        let edge = super::tick::edge_side(pan);
         let mut y = [0.0; RING_BLOCK];
         let mut s = [0.0; RING_BLOCK];
         let mut fits = true;
@@ -88,7 +89,7 @@ impl Voice {
             // As `mix_sample` with no dry path (own and tail dry 0).
             let dry = 0.0 + FULL_SCALE * 0.0;
             y[j] = ((1.0 - mix[j]) * dry + mix[j] * (FULL_SCALE * body[j]) + declick[j]) * fade;
-            s[j] = -pan * y[j] + mix[j] * FULL_SCALE * body_side[j] * fade;
+            s[j] = -pan * y[j] + mix[j] * FULL_SCALE * body_side[j] * fade * edge;
             // Under the ceiling and a number: the ceiling's gain stays 1 (`Ceiling::next`).
             fits &= y[j].abs() <= CEILING && !s[j].is_nan();
         }

@@ -159,7 +159,7 @@ impl Voice {
         self.declick = decay_declick(self.declick, self.declick_coef);
         let y = ((1.0 - mix) * dry + mix * body + self.declick) * self.fade;
         // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
-        let side = -self.pan * y + mix * FULL_SCALE * body_side * self.fade;
+        let side = -self.pan * y + mix * FULL_SCALE * body_side * self.fade * edge_side(self.pan);
         self.last_dry = (1.0 - mix) * own_dry;
         self.last_out = y;
         if self.fade_step > 0.0 {
@@ -170,4 +170,12 @@ impl Voice {
         }
         (y, side, dry, body)
     }
+}
+
+/// The body's side at a voice panned `pan` (in `[−PAN_SPREAD, PAN_SPREAD]`): whole in
+/// the centre, half at the image's edge, where the pan already leans on one channel and
+/// a full side would take the mono sum more than 3 dB under it.
+#[inline]
+pub(super) fn edge_side(pan: f64) -> f64 {
+    1.0 - 2.0 * pan.abs()
 }
