@@ -3,7 +3,8 @@
 //! `model` is the physics; `engine` (with its `voice`s) the framework-free instrument
 //! (shared by the plugin and `rebound render`); `analysis` the spectra the editor and
 //! the tests read audio with; `preset` the preset files; `params`, `plugin` and
-//! `editor` the nice-plug glue, and `handoff` what the audio thread and the editor
+//! `editor` the nice-plug glue (`plugin_clap` the CLAP entry that adds preset
+//! discovery), and `handoff` what the audio thread and the editor
 //! hand each other. The command-line tool (`src/bin/rebound`) writes WAVs
 //! and plots; `loudness` (feature `cli`) measures renders. See `docs/architecture.md`.
 
@@ -16,6 +17,7 @@ pub mod loudness;
 pub mod model;
 pub mod params;
 pub mod plugin;
+pub mod plugin_clap;
 pub mod preset;
 
 pub use engine::voice;

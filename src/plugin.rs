@@ -346,5 +346,6 @@ impl Vst3Plugin for Rebound {
     ];
 }
 
-nice_export_clap!(Rebound);
+// The CLAP entry point is `plugin_clap::clap_entry`: nice-plug's plugin factory plus
+// the preset-discovery factory and the preset-load extension.
 nice_export_vst3!(Rebound);

@@ -1,0 +1,95 @@
+//! CLAP's preset-load extension: the host loads a preset it found through
+//! [`super::discovery`], a factory preset by its key or a user preset by its file.
+//! The preset becomes a plugin state with every parameter set, which nice-plug applies
+//! the way it applies the editor's: at once when the plugin is not processing, else at
+//! the end of the next block, and then it tells the host to rescan the values.
+
+use super::discovery::{factory_preset, path_of};
+use crate::plugin::Rebound;
+use crate::preset::Preset;
+use crate::preset::plugin::plugin_values;
+use clap_sys::ext::preset_load::{
+    CLAP_EXT_PRESET_LOAD, CLAP_EXT_PRESET_LOAD_COMPAT, clap_plugin_preset_load,
+};
+use clap_sys::factory::preset_discovery::{
+    CLAP_PRESET_DISCOVERY_LOCATION_FILE, CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN,
+    clap_preset_discovery_location_kind,
+};
+use clap_sys::plugin::clap_plugin;
+use nice_plug::plugin::PluginState;
+use nice_plug::prelude::Plugin;
+use nice_plug::wrapper::clap::Wrapper;
+use std::ffi::{CStr, c_char, c_void};
+
+static EXTENSION: clap_plugin_preset_load = clap_plugin_preset_load {
+    from_location: Some(from_location),
+};
+
+/// True for the extension's id (and the draft id hosts of CLAP 1.1 ask for).
+pub fn is_its_id(id: &CStr) -> bool {
+    id == CLAP_EXT_PRESET_LOAD || id == CLAP_EXT_PRESET_LOAD_COMPAT
+}
+
+/// The extension, as the plugin's `get_extension` hands it out.
+pub fn extension() -> *const c_void {
+    &EXTENSION as *const _ as *const c_void
+}
+
+/// The preset a location and key name: a factory preset by its key (the location is
+/// the plugin itself), or the preset in a user's file. None when there is none.
+///
+/// # Safety
+/// `location` and `load_key` are null or C strings.
+pub unsafe fn resolve(
+    location_kind: clap_preset_discovery_location_kind,
+    location: *const c_char,
+    load_key: *const c_char,
+) -> Option<Preset> {
+    match location_kind {
+        CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN if !load_key.is_null() => {
+            // SAFETY: a non-null C string from the host.
+            let key = unsafe { CStr::from_ptr(load_key) }.to_str().ok()?;
+            factory_preset(key).cloned()
+        }
+        CLAP_PRESET_DISCOVERY_LOCATION_FILE if !location.is_null() => {
+            // SAFETY: a non-null C string from the host.
+            Preset::load(&unsafe { path_of(location) }).ok()
+        }
+        _ => None,
+    }
+}
+
+/// A plugin state holding every parameter of `p` (and nothing else, so the editor's
+/// size and other persisted fields stay as they are).
+pub fn state_of(p: &Preset) -> PluginState {
+    PluginState {
+        version: Rebound::VERSION.to_string(),
+        params: plugin_values(&p.params).into_iter().collect(),
+        fields: Default::default(),
+    }
+}
+
+/// # Safety
+/// `plugin` is an instance this library made; the strings are null or C strings.
+unsafe extern "C" fn from_location(
+    plugin: *const clap_plugin,
+    location_kind: clap_preset_discovery_location_kind,
+    location: *const c_char,
+    load_key: *const c_char,
+) -> bool {
+    // SAFETY: the host passes the instance our factory made, whose `plugin_data` is
+    // nice-plug's wrapper of `Rebound`.
+    let Some(wrapper) = (unsafe {
+        plugin
+            .as_ref()
+            .and_then(|p| p.plugin_data.cast::<Wrapper<Rebound>>().as_ref())
+    }) else {
+        return false;
+    };
+    // SAFETY: by this function's contract.
+    let Some(preset) = (unsafe { resolve(location_kind, location, load_key) }) else {
+        return false;
+    };
+    wrapper.set_state_object_from_gui(state_of(&preset));
+    true
+}
