@@ -12,11 +12,13 @@ use nice_plug::prelude::ClapPlugin;
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::path::{Path, PathBuf};
 
+const PROVIDER_ID: &CStr = c"org.rebound.rebound.presets";
+
 /// The provider's id, name and vendor, the same from the factory and the provider.
 static DESCRIPTOR: clap_preset_discovery_provider_descriptor =
     clap_preset_discovery_provider_descriptor {
         clap_version: CLAP_VERSION,
-        id: c"org.rebound.rebound.presets".as_ptr(),
+        id: PROVIDER_ID.as_ptr(),
         name: c"Rebound presets".as_ptr(),
         vendor: c"Rebound".as_ptr(),
     };
@@ -57,11 +59,7 @@ unsafe extern "C" fn get_descriptor(
     _factory: *const clap_preset_discovery_factory,
     index: u32,
 ) -> *const clap_preset_discovery_provider_descriptor {
-    if index == 0 {
-        &DESCRIPTOR
-    } else {
-        std::ptr::null()
-    }
+    super::only(index, &DESCRIPTOR)
 }
 
 /// # Safety
@@ -71,11 +69,8 @@ unsafe extern "C" fn create(
     indexer: *const clap_preset_discovery_indexer,
     provider_id: *const c_char,
 ) -> *const clap_preset_discovery_provider {
-    if indexer.is_null() || provider_id.is_null() {
-        return std::ptr::null();
-    }
-    // SAFETY: non-null C strings from the host and our static.
-    if unsafe { CStr::from_ptr(provider_id) != CStr::from_ptr(DESCRIPTOR.id) } {
+    // SAFETY: the host's C string.
+    if indexer.is_null() || !unsafe { super::is(provider_id, PROVIDER_ID) } {
         return std::ptr::null();
     }
     let provider = Box::into_raw(Box::new(Provider {

@@ -86,11 +86,21 @@ unsafe extern "C" fn plugin_descriptor(
     _factory: *const clap_plugin_factory,
     index: u32,
 ) -> *const clap_plugin_descriptor {
-    if index == 0 {
-        descriptor().clap_plugin_descriptor()
-    } else {
-        std::ptr::null()
-    }
+    only(index, descriptor().clap_plugin_descriptor())
+}
+
+/// A one-entry list's entry `index`: `item`, or null past it.
+fn only<T>(index: u32, item: *const T) -> *const T {
+    if index == 0 { item } else { std::ptr::null() }
+}
+
+/// True when the host's `id` (null or a C string) is `ours`.
+///
+/// # Safety
+/// `id` is null or a C string.
+unsafe fn is(id: *const c_char, ours: &CStr) -> bool {
+    // SAFETY: by the caller's contract.
+    !id.is_null() && unsafe { CStr::from_ptr(id) } == ours
 }
 
 /// # Safety
@@ -100,11 +110,8 @@ unsafe extern "C" fn create_plugin(
     host: *const clap_host,
     plugin_id: *const c_char,
 ) -> *const clap_plugin {
-    if host.is_null() || plugin_id.is_null() {
-        return std::ptr::null();
-    }
-    // SAFETY: non-null C string from the host.
-    if unsafe { CStr::from_ptr(plugin_id) } != descriptor().clap_id() {
+    // SAFETY: the host's C string.
+    if host.is_null() || !unsafe { is(plugin_id, descriptor().clap_id()) } {
         return std::ptr::null();
     }
     // The wrapper lives until the host calls its `destroy`, which takes back this
