@@ -1,6 +1,7 @@
 //! Spectra of rendered audio, shared by the editor's spectrum plot, the CLI's plots and
-//! the tests: a Hann-windowed spectrum in dBFS over `rustfft`. Plain numbers, no
-//! framework types.
+//! the tests: a Hann-windowed spectrum in dBFS over `rustfft`; and the bounce train
+//! read from a render's contact force, shared by `rebound presets --measure` and the
+//! tests. Plain numbers, no framework types.
 
 use rustfft::FftPlanner;
 use rustfft::num_complex::Complex;
@@ -78,4 +79,39 @@ pub fn centroid(x: &[f32], fs: f64) -> f64 {
         .enumerate()
         .fold((0.0, 0.0), |a, (k, v)| (a.0 + k as f64 * df * v, a.1 + v));
     if den > 0.0 { num / den } else { 0.0 }
+}
+
+/// The samples at which a contact starts: where the force `force` becomes non-zero
+/// (a render's force is exactly 0 between contacts).
+pub fn force_onsets(force: &[f32]) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut was = false;
+    for (i, &f) in force.iter().enumerate() {
+        let on = f != 0.0;
+        if on && !was {
+            out.push(i);
+        }
+        was = on;
+    }
+    out
+}
+
+/// The ratio of each interval between `onsets` to the one before, over the first
+/// `intervals` intervals (while a train's flights are still many samples long).
+pub fn interval_ratios(onsets: &[usize], intervals: usize) -> Vec<f64> {
+    let iv: Vec<f64> = onsets
+        .windows(2)
+        .map(|w| (w[1] - w[0]) as f64)
+        .take(intervals)
+        .collect();
+    iv.windows(2).map(|w| w[1] / w[0]).collect()
+}
+
+/// Standard deviation of `x` (population; 0 when empty).
+pub fn spread(x: &[f64]) -> f64 {
+    if x.is_empty() {
+        return 0.0;
+    }
+    let m = x.iter().sum::<f64>() / x.len() as f64;
+    (x.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / x.len() as f64).sqrt()
 }

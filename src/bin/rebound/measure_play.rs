@@ -4,7 +4,7 @@
 //! brighter a full-velocity note is than a soft one, and how the bouncing presets'
 //! trains vary with Irregularity. The host tests measure the same through the VST3.
 
-use rebound::analysis::centroid;
+use rebound::analysis::{centroid, force_onsets, interval_ratios, spread};
 use rebound::engine::level::HEADROOM_CHORDS;
 use rebound::engine::{EngineParams, NoteSpec, Rendered, render};
 use rebound::loudness::measure;
@@ -122,38 +122,15 @@ fn velocity_row(name: &str, p: &EngineParams) -> VelocityRow {
     }
 }
 
-/// The samples where the summed force rises from zero: each impact's onset.
-fn onsets(force: &[f32]) -> Vec<usize> {
-    let mut out = Vec::new();
-    let mut was = false;
-    for (i, &f) in force.iter().enumerate() {
-        let on = f != 0.0;
-        if on && !was {
-            out.push(i);
-        }
-        was = on;
-    }
-    out
-}
-
 /// Standard deviation of the ratios of successive intervals of `onsets` (the first
 /// [`INTERVALS`] intervals); 0 with fewer than three intervals.
 pub fn ratio_spread(onsets: &[usize]) -> f64 {
-    let iv: Vec<f64> = onsets
-        .windows(2)
-        .map(|w| (w[1] - w[0]) as f64)
-        .take(INTERVALS)
-        .collect();
-    let r: Vec<f64> = iv.windows(2).map(|w| w[1] / w[0]).collect();
-    if r.len() < 2 {
-        return 0.0;
-    }
-    let m = r.iter().sum::<f64>() / r.len() as f64;
-    (r.iter().map(|v| (v - m) * (v - m)).sum::<f64>() / r.len() as f64).sqrt()
+    let r = interval_ratios(onsets, INTERVALS);
+    if r.len() < 2 { 0.0 } else { spread(&r) }
 }
 
 fn bounce_row(p: &Preset) -> BounceRow {
-    let train = |params: &EngineParams| onsets(&play(params, &[60], 127, 4.0).force);
+    let train = |params: &EngineParams| force_onsets(&play(params, &[60], 127, 4.0).force);
     let at = train(&p.params);
     let exact = train(&EngineParams {
         irregularity: 0.0,
