@@ -17,7 +17,7 @@ use clap_sys::factory::preset_discovery::*;
 use clap_sys::plugin::clap_plugin;
 use nice_plug::plugin::{ParamValue, PluginState};
 use rebound::engine::spec;
-use rebound::plugin_clap::clap_entry;
+use rebound::plugin_clap::{clap_entry, discovery};
 use rebound::preset::{self, Preset};
 use std::ffi::{CStr, CString, c_char};
 use std::path::Path;
@@ -272,7 +272,8 @@ fn assert_holds(plugin: &clap_plugin, p: &Preset) {
 
 #[test]
 fn loading_a_preset_sets_every_parameter() {
-    let host = clap_fake::host();
+    let mut replies = clap_fake::Replies::default();
+    let host = clap_fake::host(&mut replies);
     let plugin = instance(&host);
     let ext: &clap_plugin_preset_load =
         extension(plugin, CLAP_EXT_PRESET_LOAD).expect("preset-load extension");
@@ -280,54 +281,49 @@ fn loading_a_preset_sets_every_parameter() {
     assert!(std::ptr::eq(ext, compat));
     assert!(extension::<u8>(plugin, c"clap.no-such-extension").is_none());
 
+    let load = |kind, at: Option<&Path>, key: Option<&str>| load(ext, plugin, kind, at, key);
+    let (factory_kind, file_kind) = (
+        CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN,
+        CLAP_PRESET_DISCOVERY_LOCATION_FILE,
+    );
+
     // Every factory preset by the key the provider lists it with, in turn.
-    for p in preset::factory() {
-        let key = rebound::plugin_clap::discovery::factory_key(p);
-        assert!(load(
-            ext,
-            plugin,
-            CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN,
-            None,
-            Some(&key)
-        ));
+    let keys: Vec<String> = preset::factory()
+        .iter()
+        .map(discovery::factory_key)
+        .collect();
+    for (p, key) in preset::factory().iter().zip(&keys) {
+        assert!(load(factory_kind, None, Some(key)));
         assert_holds(plugin, p);
     }
     // A user's file; then what does not name a preset changes nothing.
     let scratch = scratch::dir("clap-load");
     let mine = Preset::new("Mine", "Mine", "", preset::factory()[2].params);
     let file = preset::save_in(scratch.path(), &mine).unwrap();
-    assert!(load(
-        ext,
-        plugin,
-        CLAP_PRESET_DISCOVERY_LOCATION_FILE,
-        Some(&file),
-        None
-    ));
+    assert!(load(file_kind, Some(&file), None));
     assert_holds(plugin, &mine);
     let missing = scratch.path().join("missing.json");
-    assert!(!load(
-        ext,
-        plugin,
-        CLAP_PRESET_DISCOVERY_LOCATION_FILE,
-        Some(&missing),
-        None
-    ));
-    assert!(!load(
-        ext,
-        plugin,
-        CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN,
-        None,
-        Some("no-such-preset")
-    ));
-    assert!(!load(
-        ext,
-        plugin,
-        CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN,
-        None,
-        None
-    ));
-    assert!(!load(ext, plugin, 7, None, Some("bell-strike")));
+    assert!(!load(file_kind, Some(&missing), None));
+    assert!(!load(factory_kind, None, Some("no-such-preset")));
+    assert!(!load(factory_kind, None, None));
+    assert!(!load(7, None, Some("bell-strike")));
     assert_holds(plugin, &mine);
     // SAFETY: the instance is not used after.
     unsafe { plugin.destroy.unwrap()(plugin) };
+    drop(host);
+
+    // The host heard of each load, by the names it asked for, and of each refusal.
+    let mut want: Vec<_> = keys
+        .iter()
+        .map(|k| (factory_kind, None, Some(k.clone())))
+        .collect();
+    want.push((file_kind, file.to_str().map(String::from), None));
+    assert_eq!(replies.loaded, want);
+    assert_eq!(replies.errors.len(), 4, "{:?}", replies.errors);
+    assert!(
+        replies.errors[0].contains("missing.json"),
+        "{:?}",
+        replies.errors
+    );
+    assert!(replies.errors[1].contains("no-such-preset"));
 }

@@ -21,7 +21,7 @@ use clap_sys::plugin::{clap_plugin, clap_plugin_descriptor};
 use clap_sys::version::CLAP_VERSION;
 use nice_plug::wrapper::clap::{PluginDescriptor, Wrapper};
 use std::ffi::{CStr, c_char, c_void};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The signature of a plugin's `get_extension`.
 type GetExtension = unsafe extern "C" fn(*const clap_plugin, *const c_char) -> *const c_void;
@@ -48,9 +48,22 @@ fn descriptor() -> &'static PluginDescriptor {
     DESCRIPTOR.get_or_init(PluginDescriptor::for_plugin::<Rebound>)
 }
 
-/// nice-plug's own `get_extension` for [`Rebound`], kept when the first instance is
-/// made (every instance has the same one).
+/// nice-plug's own `get_extension` and `destroy` for [`Rebound`], kept when the first
+/// instance is made (every instance has the same ones).
 static WRAPPED_GET_EXTENSION: OnceLock<GetExtension> = OnceLock::new();
+static WRAPPED_DESTROY: OnceLock<unsafe extern "C" fn(*const clap_plugin)> = OnceLock::new();
+
+/// Each live instance's host (instance and host addresses), for the preset-load
+/// extension's replies: nice-plug keeps its own copy private. Main thread only (made
+/// at `create_plugin`, dropped at `destroy`); the audio thread never touches it.
+static HOSTS: Mutex<Vec<(usize, usize)>> = Mutex::new(Vec::new());
+
+/// The host that made `plugin`, while it lives.
+pub(crate) fn host_of(plugin: *const clap_plugin) -> Option<*const clap_host> {
+    let hosts = HOSTS.lock().unwrap_or_else(|e| e.into_inner());
+    let found = hosts.iter().find(|(p, _)| *p == plugin as usize);
+    found.map(|(_, h)| *h as *const clap_host)
+}
 
 extern "C" fn init(_plugin_path: *const c_char) -> bool {
     nice_plug::wrapper::setup_logger::<Rebound>();
@@ -125,8 +138,30 @@ unsafe extern "C" fn create_plugin(
         WRAPPED_GET_EXTENSION.get_or_init(|| own);
         vtable.get_extension = Some(get_extension);
     }
+    if let Some(own) = vtable.destroy {
+        WRAPPED_DESTROY.get_or_init(|| own);
+        vtable.destroy = Some(destroy);
+    }
     drop(vtable);
-    wrapper.clap_plugin.as_ptr()
+    let plugin = wrapper.clap_plugin.as_ptr();
+    let mut hosts = HOSTS.lock().unwrap_or_else(|e| e.into_inner());
+    hosts.push((plugin as usize, host as usize));
+    plugin
+}
+
+/// Forgets the instance's host, then nice-plug's own `destroy`.
+///
+/// # Safety
+/// `plugin` is one of ours, not used after (the CLAP contract).
+unsafe extern "C" fn destroy(plugin: *const clap_plugin) {
+    HOSTS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|(p, _)| *p != plugin as usize);
+    if let Some(own) = WRAPPED_DESTROY.get() {
+        // SAFETY: the wrapper's own function, called as the host would.
+        unsafe { own(plugin) };
+    }
 }
 
 /// Preset-load first, then whatever nice-plug's wrapper offers.

@@ -9,17 +9,19 @@ use crate::plugin::Rebound;
 use crate::preset::Preset;
 use crate::preset::plugin::plugin_values;
 use clap_sys::ext::preset_load::{
-    CLAP_EXT_PRESET_LOAD, CLAP_EXT_PRESET_LOAD_COMPAT, clap_plugin_preset_load,
+    CLAP_EXT_PRESET_LOAD, CLAP_EXT_PRESET_LOAD_COMPAT, clap_host_preset_load,
+    clap_plugin_preset_load,
 };
 use clap_sys::factory::preset_discovery::{
     CLAP_PRESET_DISCOVERY_LOCATION_FILE, CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN,
     clap_preset_discovery_location_kind,
 };
+use clap_sys::host::clap_host;
 use clap_sys::plugin::clap_plugin;
 use nice_plug::plugin::PluginState;
 use nice_plug::prelude::Plugin;
 use nice_plug::wrapper::clap::Wrapper;
-use std::ffi::{CStr, c_char, c_void};
+use std::ffi::{CStr, CString, c_char, c_void};
 
 static EXTENSION: clap_plugin_preset_load = clap_plugin_preset_load {
     from_location: Some(from_location),
@@ -36,7 +38,7 @@ pub fn extension() -> *const c_void {
 }
 
 /// The preset a location and key name: a factory preset by its key (the location is
-/// the plugin itself), or the preset in a user's file. None when there is none.
+/// the plugin itself), or the preset in a user's file; else why there is none.
 ///
 /// # Safety
 /// `location` and `load_key` are null or C strings.
@@ -44,18 +46,22 @@ pub unsafe fn resolve(
     location_kind: clap_preset_discovery_location_kind,
     location: *const c_char,
     load_key: *const c_char,
-) -> Option<Preset> {
+) -> Result<Preset, String> {
     match location_kind {
         CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN if !load_key.is_null() => {
             // SAFETY: a non-null C string from the host.
-            let key = unsafe { CStr::from_ptr(load_key) }.to_str().ok()?;
-            factory_preset(key).cloned()
+            let key = unsafe { CStr::from_ptr(load_key) }.to_string_lossy();
+            factory_preset(&key)
+                .cloned()
+                .ok_or_else(|| format!("no factory preset has the key '{key}'"))
         }
         CLAP_PRESET_DISCOVERY_LOCATION_FILE if !location.is_null() => {
             // SAFETY: a non-null C string from the host.
-            Preset::load(&unsafe { path_of(location) }).ok()
+            Preset::load(&unsafe { path_of(location) }).map_err(|e| e.0)
         }
-        _ => None,
+        CLAP_PRESET_DISCOVERY_LOCATION_PLUGIN => Err("a factory preset needs its key".into()),
+        CLAP_PRESET_DISCOVERY_LOCATION_FILE => Err("a preset file needs its path".into()),
+        other => Err(format!("unknown preset location kind {other}")),
     }
 }
 
@@ -86,10 +92,81 @@ unsafe extern "C" fn from_location(
     }) else {
         return false;
     };
-    // SAFETY: by this function's contract.
-    let Some(preset) = (unsafe { resolve(location_kind, location, load_key) }) else {
-        return false;
+    let reply = HostReply {
+        plugin,
+        location_kind,
+        location,
+        load_key,
     };
-    wrapper.set_state_object_from_gui(state_of(&preset));
-    true
+    // SAFETY: by this function's contract.
+    match unsafe { resolve(location_kind, location, load_key) } {
+        Ok(preset) => {
+            wrapper.set_state_object_from_gui(state_of(&preset));
+            reply.loaded();
+            true
+        }
+        Err(why) => {
+            reply.error(&why);
+            false
+        }
+    }
+}
+
+/// The host's preset-load extension, told what became of a load it asked for.
+struct HostReply {
+    plugin: *const clap_plugin,
+    location_kind: clap_preset_discovery_location_kind,
+    location: *const c_char,
+    load_key: *const c_char,
+}
+
+impl HostReply {
+    /// The host and its extension, if it has one.
+    fn host(&self) -> Option<(&clap_host, &clap_host_preset_load)> {
+        // SAFETY: the instance's host outlives it; its `get_extension` is called with
+        // static C strings and answers null or its extension.
+        unsafe {
+            let host = super::host_of(self.plugin)?.as_ref()?;
+            let get = host.get_extension?;
+            let ext = [CLAP_EXT_PRESET_LOAD, CLAP_EXT_PRESET_LOAD_COMPAT]
+                .iter()
+                .map(|id| get(host, id.as_ptr()) as *const clap_host_preset_load)
+                .find(|e| !e.is_null())?;
+            Some((host, &*ext))
+        }
+    }
+
+    fn loaded(&self) {
+        if let Some((host, ext)) = self.host()
+            && let Some(f) = ext.loaded
+        {
+            // A single preset file is named by its path alone.
+            let key = match self.location_kind {
+                CLAP_PRESET_DISCOVERY_LOCATION_FILE => std::ptr::null(),
+                _ => self.load_key,
+            };
+            // SAFETY: the host's function with its own strings handed back.
+            unsafe { f(host, self.location_kind, self.location, key) };
+        }
+    }
+
+    fn error(&self, why: &str) {
+        if let Some((host, ext)) = self.host()
+            && let Some(f) = ext.on_error
+        {
+            let msg = CString::new(why.replace('\0', " ")).unwrap_or_default();
+            // SAFETY: the host's function with its own strings and a message alive
+            // for the call.
+            unsafe {
+                f(
+                    host,
+                    self.location_kind,
+                    self.location,
+                    self.load_key,
+                    0,
+                    msg.as_ptr(),
+                )
+            };
+        }
+    }
 }

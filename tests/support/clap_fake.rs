@@ -1,9 +1,10 @@
 //! A minimal CLAP host for the tests that drive `clap_entry` directly, as a host's
-//! preset browser would: a host whose every extension is absent, an indexer that
+//! preset browser would: a host with only the preset-load extension, an indexer that
 //! records what a provider declares, a metadata receiver that records each preset,
 //! and a memory stream for the state extension.
 #![allow(dead_code)]
 
+use clap_sys::ext::preset_load::{CLAP_EXT_PRESET_LOAD, clap_host_preset_load};
 use clap_sys::factory::preset_discovery::*;
 use clap_sys::host::clap_host;
 use clap_sys::stream::clap_ostream;
@@ -16,21 +17,70 @@ fn text(p: *const c_char) -> Option<String> {
     (!p.is_null()).then(|| unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned())
 }
 
-unsafe extern "C" fn no_extension(_h: *const clap_host, _id: *const c_char) -> *const c_void {
-    std::ptr::null()
-}
 unsafe extern "C" fn nothing(_h: *const clap_host) {}
 
-/// A host with no extensions that ignores every request.
-pub fn host() -> Box<clap_host> {
+/// What the host's preset-load extension heard: `(kind, location, load_key)` of each
+/// load the plugin reported, and each error message.
+#[derive(Debug, Default)]
+pub struct Replies {
+    pub loaded: Vec<(u32, Option<String>, Option<String>)>,
+    pub errors: Vec<String>,
+}
+
+unsafe fn replies<'a>(h: *const clap_host) -> &'a mut Replies {
+    // SAFETY: `host_data` is the `Replies` the test owns.
+    unsafe { &mut *((*h).host_data as *mut Replies) }
+}
+
+unsafe extern "C" fn on_load_error(
+    h: *const clap_host,
+    _kind: u32,
+    _location: *const c_char,
+    _load_key: *const c_char,
+    _os_error: i32,
+    msg: *const c_char,
+) {
+    unsafe { replies(h) }
+        .errors
+        .push(text(msg).unwrap_or_default());
+}
+
+unsafe extern "C" fn loaded(
+    h: *const clap_host,
+    kind: u32,
+    location: *const c_char,
+    load_key: *const c_char,
+) {
+    unsafe { replies(h) }
+        .loaded
+        .push((kind, text(location), text(load_key)));
+}
+
+static PRESET_LOAD: clap_host_preset_load = clap_host_preset_load {
+    on_error: Some(on_load_error),
+    loaded: Some(loaded),
+};
+
+unsafe extern "C" fn host_extension(_h: *const clap_host, id: *const c_char) -> *const c_void {
+    // SAFETY: the plugin passes a C string.
+    if unsafe { CStr::from_ptr(id) } == CLAP_EXT_PRESET_LOAD {
+        &PRESET_LOAD as *const _ as *const c_void
+    } else {
+        std::ptr::null()
+    }
+}
+
+/// A host whose only extension is preset-load (recording into `out`, which must
+/// outlive it) and that ignores every request.
+pub fn host(out: &mut Replies) -> Box<clap_host> {
     Box::new(clap_host {
         clap_version: CLAP_VERSION,
-        host_data: std::ptr::null_mut(),
+        host_data: out as *mut Replies as *mut c_void,
         name: c"rebound-test-host".as_ptr(),
         vendor: c"rebound".as_ptr(),
         url: c"".as_ptr(),
         version: c"1".as_ptr(),
-        get_extension: Some(no_extension),
+        get_extension: Some(host_extension),
         request_restart: Some(nothing),
         request_process: Some(nothing),
         request_callback: Some(nothing),
