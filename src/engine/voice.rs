@@ -105,6 +105,8 @@ pub struct Voice {
     last_dry: f64,
     /// Pan at Width 1 ([`pan_of`]), latched at each strike.
     pan: f64,
+    /// The body's side at that pan (`tick::edge_side`), latched with it.
+    edge: f64,
     /// 1 while sounding; ramps to 0 when stolen or choked.
     fade: f64,
     fade_step: f64,
@@ -174,6 +176,7 @@ impl Voice {
             declick_coef: (-1.0 / (DECLICK_TIME * fs)).exp(),
             last_dry: 0.0,
             pan: 0.0,
+            edge: 1.0,
             fade: 1.0,
             fade_step: 0.0,
             last_out: 0.0,

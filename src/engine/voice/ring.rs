@@ -80,8 +80,7 @@ impl Voice {
                 *x = d;
             }
         }
-        let (fade, pan) = (self.fade, self.pan);
-        let edge = super::tick::edge_side(pan);
+        let (fade, pan, edge) = (self.fade, self.pan, self.edge);
         let mut y = [0.0; RING_BLOCK];
         let mut s = [0.0; RING_BLOCK];
         let mut fits = true;

@@ -3,8 +3,10 @@
 
 use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
 use super::tail::{Interrupted, Tail};
+use super::tick::edge_side;
 use super::two_way::TwoWay;
 use super::{DECLICK_TIME, StrikeSetup, Voice};
+use crate::engine::expression::Expression;
 use crate::engine::humanize::Jitter;
 use crate::engine::level::{self, GainSource};
 use crate::engine::output::pan_of;
@@ -99,6 +101,7 @@ impl Voice {
         self.last_dry = 0.0;
         self.key = key;
         self.pan = pan_of(key, p.key_spread);
+        self.edge = edge_side(self.pan);
         self.started = now;
         self.fade = 1.0;
         self.fade_step = 0.0;
@@ -136,23 +139,14 @@ impl Voice {
     }
 
     /// [`own`](Self::own), remembered for the engine's `epoch` (which it moves whenever
-    /// the parameters, the smoothed body parameters or any voice's expression change):
-    /// a humanized or expressive note then costs a comparison per sample, not a copy of
-    /// the patch and its moves. Without an epoch (a voice on its own, the calibration)
-    /// it is made every sample. `None` when it is `p` itself (no expression, no jitter).
+    /// the parameters, the smoothed body parameters or any voice's expression change),
+    /// for what latches the parameters during a note (an onset, its gains, a retune):
+    /// the bounces of one epoch share one copy of the patch and its moves. Without an
+    /// epoch (a voice on its own, the calibration) it is made at each call. `None` when
+    /// it is `p` itself (no expression, no jitter).
     #[inline]
     pub(super) fn own_now(&mut self, p: &EngineParams, epoch: Option<u64>) -> Option<EngineParams> {
-        if self.expression.is_neutral() && self.jitter == Jitter::NONE {
-            return None;
-        }
-        if let (Some(e), Some((at, out))) = (epoch, self.own_memo)
-            && at == e
-        {
-            return Some(out);
-        }
-        let out = self.own(p, &self.jitter);
-        self.own_memo = epoch.map(|e| (e, out));
-        Some(out)
+        own_params(&self.expression, &self.jitter, &mut self.own_memo, epoch, p)
     }
 
     pub(super) fn latch(&mut self, contact: Contact, v_max: f64) {
@@ -160,4 +154,26 @@ impl Voice {
             self.norm = self.norm.relatch(contact, v_max, self.fs);
         }
     }
+}
+
+/// [`Voice::own_now`] on the voice's fields, for a caller that holds others.
+#[inline]
+pub(super) fn own_params(
+    expression: &Expression,
+    jitter: &Jitter,
+    memo: &mut Option<(u64, EngineParams)>,
+    epoch: Option<u64>,
+    p: &EngineParams,
+) -> Option<EngineParams> {
+    if expression.is_neutral() && *jitter == Jitter::NONE {
+        return None;
+    }
+    if let (Some(e), Some((at, out))) = (epoch, *memo)
+        && at == e
+    {
+        return Some(out);
+    }
+    let out = jitter.apply(&expression.apply(p));
+    *memo = epoch.map(|e| (e, out));
+    Some(out)
 }

@@ -3,6 +3,7 @@
 
 use super::norm::{IMPULSE_MARGIN, excitation};
 use super::settings::latch_cached;
+use super::strike::own_params;
 use super::{FULL_SCALE, Voice, VoiceSample, decay_declick};
 use crate::engine::level::GainSource;
 use crate::engine::params::EngineParams;
@@ -52,17 +53,17 @@ impl Voice {
         mix: f64,
         levels: Option<&mut dyn GainSource>,
     ) -> VoiceSample {
+        // The voice's own parameters (the engine's, moved by this note's expression and
+        // jitter) matter only where something latches them: a contact's onset, its
+        // gains, a retune put off by a contact. They are made there, not every sample.
         let raw = p;
-        // Most notes carry no expression and no jitter: they play the engine's
-        // parameters as they are, without copying them (hundreds of bytes, per sample).
-        let own = self.own_now(p, self.epoch);
-        let p = own.as_ref().unwrap_or(raw);
         let mut s = BounceSample::default();
         let mut u = 0.0;
         let mut onset = false;
         if self.body_stale && !self.pressing() {
             // The contact that kept the body has ended: what moved during it lands now.
-            self.retune_body(p);
+            let own = self.own_now(raw, self.epoch);
+            self.retune_body(own.as_ref().unwrap_or(raw));
         }
         self.hand_on();
         if let Some(t) = self.two_way.as_mut()
@@ -70,7 +71,7 @@ impl Voice {
         {
             (s, u) = t.excite(&self.norm, &mut self.budget);
             onset = s.onset;
-        } else if let Some(wall) = self.wall_sample(p) {
+        } else if let Some(wall) = self.wall_sample(raw) {
             (s, u) = wall;
             onset = s.onset;
         }
@@ -80,7 +81,8 @@ impl Voice {
         {
             // Each impact is played at the gains made for what it latched (a bounce
             // after the parameters moved gets its own): a table lookup.
-            self.gain = levels.gains(self.key, p, raw, mix);
+            let own = self.own_now(raw, self.epoch);
+            self.gain = levels.gains(self.key, own.as_ref().unwrap_or(raw), raw, mix);
         }
         let (mut tail_u, mut tail_dry, mut tail_drive) = (0.0, 0.0, 0.0);
         if let Some(t) = self.tail.as_mut() {
@@ -109,14 +111,18 @@ impl Voice {
     /// One sample of the rigid-wall bouncer, while it has impacts to play: what the
     /// contact did and the normalised excitation it hands the body.
     #[inline(always)]
-    pub(super) fn wall_sample(&mut self, p: &EngineParams) -> Option<(BounceSample, f64)> {
+    pub(super) fn wall_sample(&mut self, raw: &EngineParams) -> Option<(BounceSample, f64)> {
         let b = self.bouncer.as_mut().filter(|b| !b.is_done())?;
         let norm = &mut self.norm;
         let unit = &mut self.unit;
         let fs = self.fs;
-        let v_max = p.v_max.max(p.v_min);
+        let (expression, jitter, memo) = (&self.expression, &self.jitter, &mut self.own_memo);
+        let epoch = self.epoch;
         let s = b.step(|| {
             // Latching at onset: the new impact takes the parameters of now.
+            let own = own_params(expression, jitter, memo, epoch, raw);
+            let p = own.as_ref().unwrap_or(raw);
+            let v_max = p.v_max.max(p.v_min);
             let latch = latch_cached(p, unit);
             let c = latch.contact_at(v_max);
             if norm.contact != c || norm.v_max != v_max {
@@ -159,7 +165,7 @@ impl Voice {
         self.declick = decay_declick(self.declick, self.declick_coef);
         let y = ((1.0 - mix) * dry + mix * body + self.declick) * self.fade;
         // Pan `p` on the linear law: L = (1 − p) y, R = (1 + p) y (p < 0: left).
-        let side = -self.pan * y + mix * FULL_SCALE * body_side * self.fade * edge_side(self.pan);
+        let side = -self.pan * y + mix * FULL_SCALE * body_side * self.fade * self.edge;
         self.last_dry = (1.0 - mix) * own_dry;
         self.last_out = y;
         if self.fade_step > 0.0 {

@@ -36,6 +36,10 @@ pub struct DriveHighpass {
     g: f64,
     /// `1 / (1 + 2R g + g²)` per section.
     h: [f64; 2],
+    /// `2R + g` per section and `2g`: the sections' other constants, made at the tune
+    /// rather than every sample.
+    a: [f64; 2],
+    g2: f64,
     /// The two integrators of each section.
     s: [[f64; 2]; 2],
     /// Per-sample decay of the integrators while a hand damps the body (1: none), so
@@ -51,6 +55,8 @@ impl Default for DriveHighpass {
         Self {
             g: 0.0,
             h: [1.0; 2],
+            a: TWO_R,
+            g2: 0.0,
             s: [[0.0; 2]; 2],
             leak: 1.0,
             leak_target: 1.0,
@@ -68,6 +74,8 @@ impl DriveHighpass {
             let g = (PI * fc.min(0.45 * fs) / fs).tan();
             self.g = g;
             self.h = TWO_R.map(|r| 1.0 / (1.0 + r * g + g * g));
+            self.a = TWO_R.map(|r| r + g);
+            self.g2 = 2.0 * g;
         } else {
             *self = Self {
                 leak: self.leak,
@@ -110,14 +118,22 @@ impl DriveHighpass {
         if self.g == 0.0 || (x == 0.0 && self.s == [[0.0; 2]; 2]) {
             return x;
         }
-        let g = self.g;
+        let (g, g2) = (self.g, self.g2);
         let mut y = x;
+        // Without a hand on the body (nearly always) the leak is 1 and is not applied:
+        // the same numbers, two multiplies fewer per section.
+        let leak = self.leak;
         for (i, [s1, s2]) in self.s.iter_mut().enumerate() {
-            let hp = (y - (TWO_R[i] + g) * *s1 - *s2) * self.h[i];
+            let hp = (y - self.a[i] * *s1 - *s2) * self.h[i];
             let v1 = g * hp;
             let bp = v1 + *s1;
-            *s1 = (bp + v1) * self.leak;
-            *s2 = (*s2 + 2.0 * g * bp) * self.leak;
+            if leak == 1.0 {
+                *s1 = bp + v1;
+                *s2 += g2 * bp;
+            } else {
+                *s1 = (bp + v1) * leak;
+                *s2 = (*s2 + g2 * bp) * leak;
+            }
             y = hp;
         }
         // As the modes' ramp: the leak comes on from the sample after the hand's first.
