@@ -27,10 +27,11 @@ use crate::engine::params::{Coupling, EngineParams};
 use crate::model::body::{BodySettings, BodyType};
 use crate::model::bounce::{EXIT_SLICE, MAX_IMPACTS, MAX_TRAIN_TIME, WAIT_FACTOR};
 use crate::model::coupled::{Coupled, CoupledRun, TwoWayMethod};
-use crate::model::{Analytic, BounceSample, Contact, Latch, Method, Train, load, restitution};
+use crate::model::{Analytic, BounceSample, Contact, Latch, Method, Train, restitution};
 
 #[path = "two_way_exit.rs"]
 mod exit;
+use exit::Exit;
 #[path = "two_way_modes.rs"]
 mod modes;
 pub(super) use modes::ModesCache;
@@ -119,9 +120,9 @@ pub(super) struct TwoWay {
     /// Damping from a restitution: each impact gets the `μ` that leaves the rigid wall
     /// at `−e v_in` for its own `v_in`, as on the rigid wall (`Latch::contact_at`).
     restitution: Option<f64>,
-    /// The load-aware exit of the impact in progress, still being solved (see
-    /// [`open`](Self::open)): until it is known, `last` is false.
-    exit: Option<load::ExitSolve>,
+    /// The load-aware exit of the impact in progress (see [`open`](Self::open)): until
+    /// it is known, `last` is false.
+    exit: Exit,
     /// Units of that solve a sample ([`EXIT_SLICE`]).
     slice: u32,
 }
@@ -168,7 +169,7 @@ impl TwoWay {
             last: false,
             v_in,
             restitution: latch.restitution,
-            exit: None,
+            exit: Exit::Known,
             slice: EXIT_SLICE,
         };
         out.open(v_in);
@@ -270,7 +271,7 @@ impl TwoWay {
                 t_return,
                 land,
             } => {
-                if self.exit.is_some() {
+                if self.exit_pending() {
                     // A flight sample has no contact to step: its budget goes to the
                     // exit. One that says the striker sticks ends the train here, as it
                     // would have ended at the take-off (a flight is silent).
@@ -335,7 +336,7 @@ impl TwoWay {
                 };
             }
             _ => {
-                self.exit = None;
+                self.exit = Exit::Known;
                 self.stage = Stage::Done;
             }
         }
@@ -350,7 +351,7 @@ impl TwoWay {
         // (As the flight was always resumed: where `t_return` is not a number, at once.)
         let flying = t + 1.0 / self.fs < t_return;
         let land = land.or((!flying).then_some(t));
-        let Some(t_land) = land.filter(|_| self.exit.is_none()) else {
+        let Some(t_land) = land.filter(|_| !self.exit_pending()) else {
             self.stage = Stage::Flight {
                 x0,
                 v0,
