@@ -219,6 +219,8 @@ impl Engine {
         let kind_changed = p.body != self.params.body;
         if p != self.params {
             self.epoch += 1;
+            // The next note's strike set-up solved now (see `StrikeSetup::prime`).
+            self.setup.prime(&p, self.fs);
         }
         self.params = p;
         self.levels.set(&p, self.fs);

@@ -1,6 +1,7 @@
 //! A voice's strike: its own parameters, its level, its contact and body set up at the
 //! note-on (nothing simulated ahead).
 
+use super::norm::Norm;
 use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
 use super::tail::{Interrupted, Tail};
 use super::tick::edge_side;
@@ -12,6 +13,24 @@ use crate::engine::level::{self, GainSource};
 use crate::engine::output::pan_of;
 use crate::engine::params::EngineParams;
 use crate::model::{Bouncer, Contact, Irregularity};
+
+impl StrikeSetup {
+    /// This set-up made ready for the patch `p` at `fs` before its first note: eq (9)'s
+    /// unit time, eq (19)'s root and the contact's normalisation at the top speed, the
+    /// very numbers that note's strike would solve for them (the same functions of the
+    /// same inputs, cached: the note then reads them). A patch change pays for them
+    /// once, not the first note after it; a note whose own contact differs (expression)
+    /// solves its own as before, and one that differs in stiffness alone (a humanized
+    /// hit) scales these.
+    pub fn prime(&mut self, p: &EngineParams, fs: f64) {
+        let latch = latch_cached(p, &mut self.unit);
+        let v_max = p.v_max.max(p.v_min);
+        let contact = latch.contact_at(v_max);
+        if self.norm.contact != contact || self.norm.v_max != v_max || self.norm.fs != fs {
+            self.norm = Norm::relatch(&self.norm, contact, v_max, fs);
+        }
+    }
+}
 
 impl Voice {
     /// Starts (or re-strikes) this voice, calibrated by playing its strike first on a

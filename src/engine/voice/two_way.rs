@@ -9,6 +9,12 @@
 //! system takes over again a sample before the striker could meet the surface. So a
 //! voice pays for the coupled system only around its contacts, micro-contacts included.
 //!
+//! Under gravity a train's last impact is decided by the rigid wall's rules: the load at
+//! once, the load-aware exit (`load::ExitSolve`) a slice a sample, as the rigid wall's
+//! bouncer solves it, since it is needed only when the contact ends. A flight that
+//! would land before it is known waits at its landing and lands at the start of the
+//! sample it arrives in (`two_way_exit.rs`).
+//!
 //! Every state is fixed-size; nothing allocates. Where the coupled step rule needs more
 //! than [`MAX_VOICE_SUBSTEPS`] steps a sample the strike is refused and the voice plays
 //! the rigid wall instead ([`TwoWay::new`] returns `None`).
@@ -18,10 +24,23 @@
 
 use super::norm::{IMPULSE_MARGIN, Norm, excitation};
 use crate::engine::params::{Coupling, EngineParams};
-use crate::model::body::{BodySettings, BodyType, strike_modes};
-use crate::model::bounce::{MAX_IMPACTS, MAX_TRAIN_TIME, MERGED_LOAD};
-use crate::model::coupled::{Coupled, CoupledRun, State, StrikeModes, TwoWayMethod};
-use crate::model::{Analytic, BounceSample, Contact, Latch, Method, Train, load, restitution};
+use crate::model::body::{BodySettings, BodyType};
+use crate::model::bounce::{EXIT_SLICE, MAX_IMPACTS, MAX_TRAIN_TIME, WAIT_FACTOR};
+use crate::model::coupled::{Coupled, CoupledRun, TwoWayMethod};
+use crate::model::{Analytic, BounceSample, Contact, Latch, Method, Train, restitution};
+
+#[path = "two_way_exit.rs"]
+mod exit;
+use exit::Exit;
+#[path = "two_way_modes.rs"]
+mod modes;
+pub(super) use modes::ModesCache;
+use modes::free_modes;
+#[cfg(test)]
+use {
+    crate::model::body::strike_modes,
+    crate::model::coupled::{State, StrikeModes},
+};
 
 /// Most steps of the coupled system a voice takes a sample: with up to 16 modes, about
 /// as much work as a rigid-wall contact at its own limit. A strike that needs more is
@@ -52,12 +71,14 @@ enum Stage {
         samples: u64,
     },
     /// Ballistic flight under `g`: `t` s since it left at `(x0, v0)` (the surface bound
-    /// `reach` away), resumed a sample before `t_return`.
+    /// `reach` away), resumed a sample before `t_return`: at `land`, the last sample
+    /// boundary before it, or later where the flight waits there for its exit.
     Flight {
         x0: f64,
         v0: f64,
         t: f64,
         t_return: f64,
+        land: Option<f64>,
     },
     Done,
 }
@@ -99,31 +120,11 @@ pub(super) struct TwoWay {
     /// Damping from a restitution: each impact gets the `μ` that leaves the rigid wall
     /// at `−e v_in` for its own `v_in`, as on the rigid wall (`Latch::contact_at`).
     restitution: Option<f64>,
-}
-
-/// The body's modes at the strike point for the body and mass a voice last struck (a
-/// few thousand operations; a voice struck again strikes the same body).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct ModesCache {
-    of: Option<(BodySettings, f64)>,
-    modes: StrikeModes,
-}
-
-impl ModesCache {
-    pub(super) const EMPTY: ModesCache = ModesCache {
-        of: None,
-        modes: StrikeModes::RIGID,
-    };
-
-    fn get(&mut self, st: &BodySettings, body_mass: f64) -> StrikeModes {
-        if self.of != Some((*st, body_mass)) {
-            let (modes, n) = strike_modes(st, body_mass);
-            self.modes =
-                StrikeModes::from_modes(modes[..n].iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)));
-            self.of = Some((*st, body_mass));
-        }
-        self.modes
-    }
+    /// The load-aware exit of the impact in progress (see [`open`](Self::open)): until
+    /// it is known, `last` is false.
+    exit: Exit,
+    /// Units of that solve a sample ([`EXIT_SLICE`]).
+    slice: u32,
 }
 
 impl TwoWay {
@@ -168,8 +169,10 @@ impl TwoWay {
             last: false,
             v_in,
             restitution: latch.restitution,
+            exit: Exit::Known,
+            slice: EXIT_SLICE,
         };
-        out.last = out.merged(v_in);
+        out.open(v_in);
         Some(out)
     }
 
@@ -205,18 +208,6 @@ impl TwoWay {
 
     fn delta(&self) -> f64 {
         self.run.state.delta(self.run.sys().modes.n).0
-    }
-
-    /// The train's last impact, by the rigid wall's rules (`bounce`): the one whose
-    /// scaled load reaches [`MERGED_LOAD`] (its flights have become shorter than its
-    /// contact: a buzz), or at which the load-aware model says the striker would stick.
-    fn merged(&self, v_in: f64) -> bool {
-        let Some(g) = self.train.gravity else {
-            return false;
-        };
-        let c = self.run.sys().contact;
-        load::scaled(c.k, c.mu, c.alpha, c.mass, v_in, g).1 >= MERGED_LOAD
-            || load::exit(c.k, c.mu, c.alpha, c.mass, v_in, g).sticks
     }
 
     /// How far the surface can ever move from rest while no contact feeds it: each
@@ -270,6 +261,7 @@ impl TwoWay {
                 self.stage = Stage::Near {
                     samples: samples + 1,
                 };
+                self.spend(self.slice);
                 self.after_near(samples + 1, &mut out);
             }
             Stage::Flight {
@@ -277,7 +269,20 @@ impl TwoWay {
                 v0,
                 t,
                 t_return,
-            } => self.fly(x0, v0, t + 1.0 / self.fs, t_return),
+                land,
+            } => {
+                if self.exit_pending() {
+                    // A flight sample has no contact to step: its budget goes to the
+                    // exit. One that says the striker sticks ends the train here, as it
+                    // would have ended at the take-off (a flight is silent).
+                    self.spend(self.slice.saturating_mul(WAIT_FACTOR));
+                    if self.last {
+                        self.stage = Stage::Done;
+                        return out;
+                    }
+                }
+                self.fly(x0, v0, t + 1.0 / self.fs, t_return, land);
+            }
         }
         out
     }
@@ -327,28 +332,39 @@ impl TwoWay {
                     v0: s.v,
                     t: 0.0,
                     t_return,
+                    land: None,
                 };
             }
-            _ => self.stage = Stage::Done,
+            _ => {
+                self.exit = Exit::Known;
+                self.stage = Stage::Done;
+            }
         }
     }
 
     /// A sample of flight, `t` s after take-off: the coupled system takes over at the
-    /// last sample boundary before the striker can reach the surface.
-    fn fly(&mut self, x0: f64, v0: f64, t: f64, t_return: f64) {
-        if t + 1.0 / self.fs < t_return {
+    /// last sample boundary before the striker can reach the surface. Where the exit
+    /// of the contact it flies from is not known by then, the striker waits there (its
+    /// state as at that boundary) while the modes ring on, and lands at the start of
+    /// the sample its exit arrives in: late, at the exact flight's return speed.
+    fn fly(&mut self, x0: f64, v0: f64, t: f64, t_return: f64, land: Option<f64>) {
+        // (As the flight was always resumed: where `t_return` is not a number, at once.)
+        let flying = t + 1.0 / self.fs < t_return;
+        let land = land.or((!flying).then_some(t));
+        let Some(t_land) = land.filter(|_| !self.exit_pending()) else {
             self.stage = Stage::Flight {
                 x0,
                 v0,
                 t,
                 t_return,
+                land,
             };
             return;
-        }
+        };
         let g = self.train.gravity.unwrap_or(0.0);
         let mut s = self.run.state;
-        s.x = x0 + v0 * t + 0.5 * g * t * t;
-        s.v = v0 + g * t;
+        s.x = x0 + v0 * t_land + 0.5 * g * t_land * t_land;
+        s.v = v0 + g * t_land;
         free_modes(&self.run.sys().modes, &mut s, t);
         if let Some(e) = self.restitution {
             self.run.set_mu(restitution::mu_for(e, s.v));
@@ -356,42 +372,9 @@ impl TwoWay {
         self.run.set_state(s);
         self.v_in = s.v;
         self.impacts += 1;
-        self.last = self.merged(s.v);
+        self.open(s.v);
         self.pending_onset = true;
         self.stage = Stage::Near { samples: 0 };
-    }
-}
-
-/// Each mode's free decay over `t` s in closed form: with `ω_d² = ω² − σ²`,
-/// `w(t) = e^{−σt} (w₀ c + (u₀ + σ w₀) s)` and `u(t) = e^{−σt} (u₀ c − (ω² w₀ + σ u₀) s)`,
-/// `c = cos ω_d t`, `s = sin(ω_d t)/ω_d` (cosh and sinh for an overdamped mode, `1` and
-/// `t` at critical damping).
-fn free_modes(m: &StrikeModes, s: &mut State, t: f64) {
-    for i in 0..m.n {
-        let (o, sg) = (m.omega[i], m.sigma[i]);
-        let d2 = o * o - sg * sg;
-        let (c, sn) = if d2 > 0.0 {
-            let wd = d2.sqrt();
-            ((wd * t).cos(), (wd * t).sin() / wd)
-        } else if d2 < 0.0 {
-            let wd = (-d2).sqrt();
-            ((wd * t).cosh(), (wd * t).sinh() / wd)
-        } else {
-            (1.0, t)
-        };
-        let e = (-sg * t).exp();
-        let (w0, u0) = (s.w[i], s.u[i]);
-        let (w, u) = (
-            e * (w0 * c + (u0 + sg * w0) * sn),
-            e * (u0 * c - (o * o * w0 + sg * u0) * sn),
-        );
-        // An overdamped mode over a long flight: cosh·e^{−σt} is below 1, but each
-        // factor alone may not be finite; such a mode has died away.
-        (s.w[i], s.u[i]) = if w.is_finite() && u.is_finite() {
-            (w, u)
-        } else {
-            (0.0, 0.0)
-        };
     }
 }
 

@@ -42,7 +42,7 @@ use modes::*;
 pub use modes::{BodySettings, BodyType};
 pub use pickup::{Pickup, SideWeights, pickup_shape, pickups, side_weights, side_weights_of};
 pub use simd::{force_portable, vector_path};
-pub use strike::{StrikeMode, strike_modes};
+pub use strike::{StrikeMode, StrikeShapes, strike_modes};
 
 /// A bank of [`MODES`] resonators, and while the body type changes, a second bank with
 /// the old type's coefficients that fades out.
@@ -92,6 +92,7 @@ const DAMP_MARGIN: f64 = 0.95;
 impl ModalBody {
     pub fn new(settings: BodySettings, fs: f64) -> Self {
         modes::prepare_tables();
+        strike::prepare();
         side_weights_of(BodyType::None);
         let mut b = Self {
             re: [0.0; MODES],

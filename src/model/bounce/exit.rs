@@ -7,9 +7,9 @@ use crate::model::load::ExitNews;
 
 impl Bouncer {
     /// This train with its exits solved `slice` steps a sample instead of
-    /// [`EXIT_SLICE`] (and at its strike, where `slice` is the larger), and
-    /// [`WAIT_FACTOR`] times that in a sample a flight waits for its exit: `u32::MAX`
-    /// solves each at its onset, in one go.
+    /// [`EXIT_SLICE`], and [`WAIT_FACTOR`] times that in a sample a flight waits for
+    /// its exit: `u32::MAX` solves each at its onset, in one go (the first at its
+    /// strike).
     pub fn with_exit_slice(self, slice: u32) -> Self {
         self.with_exit_slices(slice, slice.saturating_mul(WAIT_FACTOR))
     }
@@ -18,9 +18,9 @@ impl Bouncer {
     /// `slice`) in a sample that starts in a flight waiting for its exit.
     pub fn with_exit_slices(mut self, slice: u32, wait: u32) -> Self {
         let slice = slice.max(1);
-        if self.elapsed == 0 && slice > self.slice {
-            let mut more = slice - self.slice;
-            self.spend(&mut more);
+        if self.elapsed == 0 && slice == u32::MAX {
+            let mut whole = u32::MAX;
+            self.spend(&mut whole);
         }
         self.slice = slice;
         self.wait = wait.max(slice);
