@@ -127,6 +127,23 @@ mod avx {
         }
     }
 
+    /// A sample's state into registers, as both methods hold it over the sample's steps:
+    /// the modes' `[w, u, a]` and the striker's `[x, v, a]` with the contact force.
+    #[inline(always)]
+    fn held<const G: usize>(s: &State, a: &Accel) -> ([[__m256d; G]; 3], [f64; 4]) {
+        let modes = [load(&s.w), load(&s.u), load(&a.modes)];
+        (modes, [s.x, s.v, a.striker, a.force])
+    }
+
+    /// [`held`]'s inverse, at the sample's end.
+    #[inline(always)]
+    fn put<const G: usize>(s: &mut State, a: &mut Accel, m: [[__m256d; G]; 3], x: [f64; 4]) {
+        [s.x, s.v, a.striker, a.force] = x;
+        store(&mut s.w, &m[0]);
+        store(&mut s.u, &m[1]);
+        store(&mut a.modes, &m[2]);
+    }
+
     /// Velocity Verlet, `Coupled::verlet_step`, over a sample.
     #[inline]
     #[target_feature(enable = "avx2")]
@@ -143,8 +160,7 @@ mod avx {
         let (hh, h2) = (0.5 * h * h, 0.5 * h);
         let (vh, vhh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(hh), _mm256_set1_pd(h2));
         let k = Regs::<G>::of(coefs);
-        let (mut w, mut u, mut am) = (load::<G>(&s.w), load::<G>(&s.u), load::<G>(&a.modes));
-        let (mut x, mut v, mut a_s, mut f) = (s.x, s.v, a.striker, a.force);
+        let ([mut w, mut u, mut am], [mut x, mut v, mut a_s, mut f]) = held::<G>(s, a);
         for _ in 0..substeps {
             x = x + h * v + hh * a_s;
             v += h2 * a_s;
@@ -170,10 +186,7 @@ mod avx {
             }
             each(d, v);
         }
-        (s.x, s.v, a.striker, a.force) = (x, v, a_s, f);
-        store(&mut s.w, &w);
-        store(&mut s.u, &u);
-        store(&mut a.modes, &am);
+        put(s, a, [w, u, am], [x, v, a_s, f]);
     }
 
     /// Heun, `Coupled::heun_step`, over a sample.
@@ -192,8 +205,7 @@ mod avx {
         let h2 = 0.5 * h;
         let (vh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(h2));
         let k = Regs::<G>::of(coefs);
-        let (mut w, mut u, mut am) = (load::<G>(&s.w), load::<G>(&s.u), load::<G>(&a.modes));
-        let (mut x, mut v, mut a_s, mut f) = (s.x, s.v, a.striker, a.force);
+        let ([mut w, mut u, mut am], [mut x, mut v, mut a_s, mut f]) = held::<G>(s, a);
         let mut u_pred = [_mm256_setzero_pd(); G];
         for _ in 0..substeps {
             let v_pred = v + h * a_s;
@@ -219,9 +231,6 @@ mod avx {
             }
             each(d, v);
         }
-        (s.x, s.v, a.striker, a.force) = (x, v, a_s, f);
-        store(&mut s.w, &w);
-        store(&mut s.u, &u);
-        store(&mut a.modes, &am);
+        put(s, a, [w, u, am], [x, v, a_s, f]);
     }
 }
