@@ -36,6 +36,14 @@ pub fn pan_of(key: u8, key_spread: f64) -> f64 {
     PAN_SPREAD * spread * k
 }
 
+/// The body's side at a voice panned `pan` (in `[−PAN_SPREAD, PAN_SPREAD]`): whole in
+/// the centre, half at the image's edge, where the pan already leans on one channel and
+/// a full side would take the mono sum more than 3 dB under it.
+#[inline]
+pub fn edge_side(pan: f64) -> f64 {
+    1.0 - 2.0 * pan.abs()
+}
+
 /// Corner of the output DC blocker, Hz.
 const DC_CORNER: f64 = 2.0;
 /// The runaway guard's threshold, +24 dBFS: a sample over it (or not a number) is not

@@ -105,7 +105,7 @@ pub struct Voice {
     last_dry: f64,
     /// Pan at Width 1 ([`pan_of`]), latched at each strike.
     pan: f64,
-    /// The body's side at that pan (`tick::edge_side`), latched with it.
+    /// The body's side at that pan (`output::edge_side`), latched with it.
     edge: f64,
     /// 1 while sounding; ramps to 0 when stolen or choked.
     fade: f64,

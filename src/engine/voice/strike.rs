@@ -4,13 +4,12 @@
 use super::norm::Norm;
 use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
 use super::tail::{Interrupted, Tail};
-use super::tick::edge_side;
 use super::two_way::TwoWay;
 use super::{DECLICK_TIME, StrikeSetup, Voice};
 use crate::engine::expression::Expression;
 use crate::engine::humanize::Jitter;
 use crate::engine::level::{self, GainSource};
-use crate::engine::output::pan_of;
+use crate::engine::output::{edge_side, pan_of};
 use crate::engine::params::EngineParams;
 use crate::model::{Bouncer, Contact, Irregularity};
 

@@ -177,11 +177,3 @@ impl Voice {
         (y, side, dry, body)
     }
 }
-
-/// The body's side at a voice panned `pan` (in `[−PAN_SPREAD, PAN_SPREAD]`): whole in
-/// the centre, half at the image's edge, where the pan already leans on one channel and
-/// a full side would take the mono sum more than 3 dB under it.
-#[inline]
-pub(super) fn edge_side(pan: f64) -> f64 {
-    1.0 - 2.0 * pan.abs()
-}

@@ -31,7 +31,7 @@ use crate::model::{Analytic, BounceSample, Contact, Latch, Method, Train, restit
 
 #[path = "two_way_exit.rs"]
 mod exit;
-use exit::Exit;
+use exit::LastImpact;
 #[path = "two_way_modes.rs"]
 mod modes;
 pub(super) use modes::ModesCache;
@@ -113,16 +113,14 @@ pub(super) struct TwoWay {
     impacts: u32,
     /// The next sample starts an impact (for its level and budget).
     pending_onset: bool,
-    /// The impact in progress is the train's last.
-    last: bool,
     /// The speed the impact in progress came in at.
     v_in: f64,
     /// Damping from a restitution: each impact gets the `μ` that leaves the rigid wall
     /// at `−e v_in` for its own `v_in`, as on the rigid wall (`Latch::contact_at`).
     restitution: Option<f64>,
-    /// The load-aware exit of the impact in progress (see [`open`](Self::open)): until
-    /// it is known, `last` is false.
-    exit: Exit,
+    /// Whether the impact in progress is the train's last (its load-aware exit solved
+    /// a slice a sample, see [`LastImpact::open`]).
+    decision: LastImpact,
     /// Units of that solve a sample ([`EXIT_SLICE`]).
     slice: u32,
 }
@@ -155,25 +153,20 @@ impl TwoWay {
         }
         let run =
             CoupledRun::with_substeps(sys, method_of(p), v_in, fs, substeps)?.without_energy();
-        let mut out = Self {
+        let gravity = train.gravity.filter(|g| *g > 0.0 && g.is_finite());
+        Some(Self {
             run,
             fs,
-            train: Train {
-                gravity: train.gravity.filter(|g| *g > 0.0 && g.is_finite()),
-                ..train
-            },
+            train: Train { gravity, ..train },
             stage: Stage::Near { samples: 0 },
             elapsed: 0,
             impacts: 1,
             pending_onset: true,
-            last: false,
             v_in,
             restitution: latch.restitution,
-            exit: Exit::Known,
+            decision: LastImpact::open(&contact, gravity, v_in),
             slice: EXIT_SLICE,
-        };
-        out.open(v_in);
-        Some(out)
+        })
     }
 
     /// The strike as the trace reads it (`H` computed here: only the followed voice's).
@@ -261,7 +254,7 @@ impl TwoWay {
                 self.stage = Stage::Near {
                     samples: samples + 1,
                 };
-                self.spend(self.slice);
+                self.decision.spend(&self.run.sys().contact, self.slice);
                 self.after_near(samples + 1, &mut out);
             }
             Stage::Flight {
@@ -271,12 +264,13 @@ impl TwoWay {
                 t_return,
                 land,
             } => {
-                if self.exit_pending() {
+                if self.decision.pending() {
                     // A flight sample has no contact to step: its budget goes to the
                     // exit. One that says the striker sticks ends the train here, as it
                     // would have ended at the take-off (a flight is silent).
-                    self.spend(self.slice.saturating_mul(WAIT_FACTOR));
-                    if self.last {
+                    let budget = self.slice.saturating_mul(WAIT_FACTOR);
+                    self.decision.spend(&self.run.sys().contact, budget);
+                    if self.decision.last {
                         self.stage = Stage::Done;
                         return out;
                     }
@@ -323,7 +317,7 @@ impl TwoWay {
         out.detached = true;
         let reach = self.reach();
         match self.train.gravity {
-            Some(g) if s.v < 0.0 && !self.last && self.impacts < MAX_IMPACTS => {
+            Some(g) if s.v < 0.0 && !self.decision.last && self.impacts < MAX_IMPACTS => {
                 // Back to the surface's reach where x0 + v0 t + g t²/2 = −reach.
                 let c = s.x + reach;
                 let t_return = (-s.v + (s.v * s.v - 2.0 * g * c).max(0.0).sqrt()) / g;
@@ -336,7 +330,7 @@ impl TwoWay {
                 };
             }
             _ => {
-                self.exit = Exit::Known;
+                self.decision.settle();
                 self.stage = Stage::Done;
             }
         }
@@ -351,7 +345,7 @@ impl TwoWay {
         // (As the flight was always resumed: where `t_return` is not a number, at once.)
         let flying = t + 1.0 / self.fs < t_return;
         let land = land.or((!flying).then_some(t));
-        let Some(t_land) = land.filter(|_| !self.exit_pending()) else {
+        let Some(t_land) = land.filter(|_| !self.decision.pending()) else {
             self.stage = Stage::Flight {
                 x0,
                 v0,
@@ -372,7 +366,7 @@ impl TwoWay {
         self.run.set_state(s);
         self.v_in = s.v;
         self.impacts += 1;
-        self.open(s.v);
+        self.decision = LastImpact::open(&self.run.sys().contact, self.train.gravity, s.v);
         self.pending_onset = true;
         self.stage = Stage::Near { samples: 0 };
     }

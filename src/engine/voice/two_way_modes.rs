@@ -13,14 +13,14 @@ use crate::model::coupled::{State, StrikeModes};
 /// position, the shapes' trigonometry once more (a voice struck again strikes the same
 /// body).
 #[derive(Clone, Copy, Debug)]
-pub(in crate::engine::voice) struct ModesCache {
+pub(crate) struct ModesCache {
     of: Option<(BodySettings, f64)>,
     shapes: Option<StrikeShapes>,
     modes: StrikeModes,
 }
 
 impl ModesCache {
-    pub(in crate::engine::voice) const EMPTY: ModesCache = ModesCache {
+    pub(crate) const EMPTY: ModesCache = ModesCache {
         of: None,
         shapes: None,
         modes: StrikeModes::RIGID,

@@ -4,6 +4,20 @@ use super::*;
 use crate::engine::Controls;
 use crate::engine::voice::{body_settings, latch_of, train_of};
 
+impl TwoWay {
+    /// This strike with its exits solved `slice` units a sample (`u32::MAX`: each in
+    /// one go in its impact's first sample, before the contact can end).
+    fn with_exit_slice(mut self, slice: u32) -> Self {
+        self.slice = slice;
+        self
+    }
+
+    /// True while a flight waits at its landing for its exit.
+    fn waiting(&self) -> bool {
+        matches!(self.stage, Stage::Flight { land: Some(_), .. }) && self.decision.pending()
+    }
+}
+
 /// The strike of `p` at its top speed on key 60: the step rule's count, and
 /// whether the voice takes it.
 fn taken(p: &EngineParams, fs: f64) -> (Option<u32>, bool) {
