@@ -177,6 +177,11 @@ impl LevelTable {
         self.entries[key as usize % KEYS]
     }
 
+    /// The entry in `slot` (fresh or left from the patch before).
+    pub fn slot_entry(&self, slot: usize) -> Option<Entry> {
+        self.entries[slot % SLOTS]
+    }
+
     /// True when the entry in `slot` was made for this table's patch and rate.
     pub fn is_fresh(&self, slot: usize) -> bool {
         self.fresh[slot % SLOTS]
@@ -223,34 +228,59 @@ impl LevelTable {
 
     /// The entries a strike at fractional key `key` with deviation `dev` reads.
     pub fn needed(&self, key: f64, dev: &Deviation) -> Needed {
-        let key = clamp_key(key);
-        let mut n = Needed {
-            slots: [0; 2 + AXES * 6],
-            n: 0,
-        };
-        n.push(key.floor() as usize);
-        n.push(key.ceil() as usize);
-        let (c0, c1, _) = coarse_around(key);
-        for (a, x) in dev.0.iter().enumerate() {
-            let Some(x) = *x else { continue };
-            let (i0, i1, _) = points_around(x);
-            for c in [c0, c1] {
-                n.push(COARSE[c] as usize);
-                n.push(dev_slot(c, a, i0));
-                n.push(dev_slot(c, a, i1));
-            }
-        }
-        n
+        needed(key, dev)
     }
 
     /// The gains for a strike at fractional key `key` (a bent note reads between its
     /// neighbours, in the log domain) moved by `dev`, played at the smoothed `mix`
     /// toward `target`. `None` when no key near it has an entry.
     pub fn gains(&self, key: f64, dev: &Deviation, mix: f64, target: f64) -> Option<Gains> {
+        Lookup {
+            params: &self.params,
+            entry: |k: usize| self.entries[k],
+        }
+        .gains(key, dev, mix, target)
+    }
+}
+
+/// The entries a strike at fractional key `key` with deviation `dev` reads.
+pub fn needed(key: f64, dev: &Deviation) -> Needed {
+    let key = clamp_key(key);
+    let mut n = Needed {
+        slots: [0; 2 + AXES * 6],
+        n: 0,
+    };
+    n.push(key.floor() as usize);
+    n.push(key.ceil() as usize);
+    let (c0, c1, _) = coarse_around(key);
+    for (a, x) in dev.0.iter().enumerate() {
+        let Some(x) = *x else { continue };
+        let (i0, i1, _) = points_around(x);
+        for c in [c0, c1] {
+            n.push(COARSE[c] as usize);
+            n.push(dev_slot(c, a, i0));
+            n.push(dev_slot(c, a, i1));
+        }
+    }
+    n
+}
+
+/// A table's lookup over entries read one slot at a time (from a [`LevelTable`], or
+/// from the slots a worker publishes one by one): the same arithmetic either way.
+pub struct Lookup<'a, F: Fn(usize) -> Option<Entry>> {
+    /// The level parameters the table is for.
+    pub params: &'a EngineParams,
+    /// The entry in a slot, if there is one.
+    pub entry: F,
+}
+
+impl<F: Fn(usize) -> Option<Entry>> Lookup<'_, F> {
+    /// See [`LevelTable::gains`].
+    pub fn gains(&self, key: f64, dev: &Deviation, mix: f64, target: f64) -> Option<Gains> {
         let key = clamp_key(key);
         let lo = key.floor();
         let t = key - lo;
-        let at = |k: f64| self.entry(k as u8).map(|e| ln(e.at_mix(mix, target)));
+        let at = |k: f64| (self.entry)(k as usize).map(|e| ln(e.at_mix(mix, target)));
         let mut g = match (at(lo), at(key.ceil())) {
             (Some(a), Some(b)) => [a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])],
             (a, b) => a.or(b).or_else(|| self.nearest(lo as u8, mix, target))?,
@@ -280,10 +310,10 @@ impl LevelTable {
     /// point where the correction is 0 (so a value at the patch's reads nothing).
     fn correction(&self, c: usize, a: usize, x: f64, mix: f64, target: f64) -> Option<[f64; 2]> {
         let s = axis_spec(a, self.params.controls);
-        let x0 = normalize(s, (s.get)(&self.params));
-        let base = ln(self.entry(COARSE[c])?.at_mix(mix, target));
+        let x0 = normalize(s, (s.get)(self.params));
+        let base = ln((self.entry)(COARSE[c] as usize)?.at_mix(mix, target));
         let point = |i: usize| -> Option<(f64, [f64; 2])> {
-            let g = ln(self.entries[dev_slot(c, a, i)]?.at_mix(mix, target));
+            let g = ln((self.entry)(dev_slot(c, a, i))?.at_mix(mix, target));
             Some((POINTS[i], [g[0] - base[0], g[1] - base[1]]))
         };
         let (i0, i1, _) = points_around(x);
@@ -309,8 +339,8 @@ impl LevelTable {
     /// being made and had none before).
     fn nearest(&self, key: u8, mix: f64, target: f64) -> Option<[f64; 2]> {
         (1..KEYS).find_map(|d| {
-            let up = (key as usize + d < KEYS).then(|| self.entries[key as usize + d]);
-            let down = (d <= key as usize).then(|| self.entries[key as usize - d]);
+            let up = (key as usize + d < KEYS).then(|| (self.entry)(key as usize + d));
+            let down = (d <= key as usize).then(|| (self.entry)(key as usize - d));
             down.flatten()
                 .or(up.flatten())
                 .map(|e| ln(e.at_mix(mix, target)))

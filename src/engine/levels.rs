@@ -6,11 +6,13 @@
 //! With the worker, a patch change keeps the previous patch's entries serving until
 //! their own are made; a key that sounds before its entry is ready is made next. The
 //! worker polls (every [`IDLE_POLL`]) rather than being woken, so the audio thread
-//! neither locks nor makes a system call.
+//! neither locks nor makes a system call. The worker publishes each entry on its own
+//! (`level_slots`), so a note-on reads only the entries it interpolates.
 
 use super::level::level_params;
 use super::level::{GainSource, Gains};
-use super::level_table::{Deviation, KEYS, LevelTable, SLOTS, sounding_key};
+use super::level_slots::LevelSlots;
+use super::level_table::{Deviation, KEYS, LevelTable, Lookup, SLOTS, needed, sounding_key};
 use super::params::EngineParams;
 use super::voice::Voice;
 use std::sync::Arc;
@@ -22,11 +24,13 @@ use std::time::Duration;
 pub const IDLE_POLL: Duration = Duration::from_millis(2);
 
 /// What the audio thread asks the worker for: a table of these level parameters at
-/// this rate (`fs` 0: nothing yet).
+/// this rate (`fs` 0: nothing yet), its entries tagged with `generation` (a new one at
+/// every change of either).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Request {
     params: EngineParams,
     fs: f64,
+    generation: u64,
 }
 
 impl Default for Request {
@@ -34,6 +38,7 @@ impl Default for Request {
         Self {
             params: EngineParams::default(),
             fs: 0.0,
+            generation: 0,
         }
     }
 }
@@ -65,8 +70,10 @@ impl Wanted {
 /// The audio thread's end of a worker.
 pub struct WorkerLink {
     request: triple_buffer::Input<Request>,
-    tables: triple_buffer::Output<LevelTable>,
+    slots: Arc<LevelSlots>,
     wanted: Arc<Wanted>,
+    /// The generation of the last request.
+    generation: u64,
 }
 
 /// The worker thread; stopped and joined when dropped.
@@ -88,23 +95,27 @@ impl LevelWorker {
     /// Starts a worker (allocates and spawns: not on the audio thread).
     pub fn spawn() -> (LevelWorker, WorkerLink) {
         let (request_in, mut request_out) = triple_buffer::triple_buffer(&Request::default());
-        let (mut tables_in, tables_out) = triple_buffer::triple_buffer(&LevelTable::default());
+        let slots = Arc::new(LevelSlots::default());
         let wanted = Arc::new(Wanted::default());
         let stop = Arc::new(AtomicBool::new(false));
-        let (w, s) = (wanted.clone(), stop.clone());
+        let (w, s, out) = (wanted.clone(), stop.clone(), slots.clone());
         let handle = std::thread::Builder::new()
             .name("rebound-levels".into())
             .spawn(move || {
                 let mut table = Box::new(LevelTable::default());
                 let mut scratch = Box::new(Voice::new(48_000.0));
                 let mut scratch_fs = 48_000.0;
+                let mut generation = 0;
                 while !s.load(Ordering::Relaxed) {
                     let req = *request_out.read();
                     if req.fs.is_nan() || req.fs <= 0.0 {
                         std::thread::sleep(IDLE_POLL);
                         continue;
                     }
-                    table.retarget(&req.params, req.fs);
+                    if req.generation != generation {
+                        retag(&mut table, &out, &req);
+                        generation = req.generation;
+                    }
                     if scratch_fs != req.fs {
                         *scratch = Voice::new(req.fs);
                         scratch_fs = req.fs;
@@ -112,8 +123,9 @@ impl LevelWorker {
                     match next_slot(&table, &w) {
                         Some(k) => {
                             table.fill(k, &mut scratch);
-                            tables_in.input_buffer_mut().clone_from(&table);
-                            tables_in.publish();
+                            if let Some(e) = table.slot_entry(k) {
+                                out.write(k, generation, e);
+                            }
                         }
                         None => std::thread::sleep(IDLE_POLL),
                     }
@@ -124,10 +136,27 @@ impl LevelWorker {
             LevelWorker { stop, handle },
             WorkerLink {
                 request: request_in,
-                tables: tables_out,
+                slots,
                 wanted,
+                generation: 0,
             },
         )
+    }
+}
+
+/// Points the worker's table at a new request: a patch it already has (the audio
+/// thread went back to it before the worker saw the one between) keeps its fresh
+/// entries, published again under the new generation; another one starts over, its
+/// old entries serving until their own are made.
+fn retag(table: &mut LevelTable, slots: &LevelSlots, req: &Request) {
+    if table.is_for(&req.params, req.fs) {
+        for k in (0..SLOTS).filter(|&k| table.is_fresh(k)) {
+            if let Some(e) = table.slot_entry(k) {
+                slots.write(k, req.generation, e);
+            }
+        }
+    } else {
+        table.retarget(&req.params, req.fs);
     }
 }
 
@@ -217,9 +246,11 @@ impl Levels {
                 table.retarget(&q, fs);
             }
             Source::Worker(link) => {
+                link.generation += 1;
                 let r = link.request.input_buffer_mut();
                 r.params = q;
                 r.fs = fs;
+                r.generation = link.generation;
                 link.request.publish();
             }
         }
@@ -238,11 +269,10 @@ impl Levels {
     /// True when every key's entry is made for the patch now.
     pub fn is_complete(&mut self) -> bool {
         let (p, fs) = (self.params, self.fs);
-        let table = match &mut self.source {
-            Source::OnDemand { table, .. } => &**table,
-            Source::Worker(link) => link.tables.read(),
-        };
-        table.is_for(&p, fs) && table.fresh_count() == SLOTS
+        match &mut self.source {
+            Source::OnDemand { table, .. } => table.is_for(&p, fs) && table.fresh_count() == SLOTS,
+            Source::Worker(link) => (0..SLOTS).all(|k| link.slots.is_current(k, link.generation)),
+        }
     }
 
     /// Entries made on demand so far (the worker's are not counted).
@@ -271,14 +301,16 @@ impl GainSource for Levels {
                 table.gains(at, &dev, mix, target)
             }
             Source::Worker(link) => {
-                let table = link.tables.read();
-                let current = table.is_for(&self.params, self.fs);
-                for &k in table.needed(at, &dev).slots() {
-                    if !current || !table.is_fresh(k) {
+                for &k in needed(at, &dev).slots() {
+                    if !link.slots.is_current(k, link.generation) {
                         link.wanted.want(k);
                     }
                 }
-                table.gains(at, &dev, mix, target)
+                Lookup {
+                    params: &self.params,
+                    entry: |k: usize| link.slots.read(k).map(|(_, e)| e),
+                }
+                .gains(at, &dev, mix, target)
             }
         }
         .unwrap_or(Gains::UNIT)

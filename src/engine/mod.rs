@@ -13,6 +13,7 @@ mod contact_trace;
 pub mod expression;
 pub mod humanize;
 pub mod level;
+pub mod level_slots;
 pub mod level_table;
 pub mod levels;
 pub mod mpe;

@@ -51,15 +51,11 @@ impl StrikeShapes {
             kind,
             position,
             ratio: [0.0; MODES],
-            decay: [0.0; MODES],
+            decay: decay_factors(kind),
             shape: [0.0; MODES],
         };
         for k in 0..MODES {
-            let (ratio, shape) = mode_shape(kind, k, position, plate);
-            out.ratio[k] = ratio;
-            // `decay_t60` is the fundamental's T60 times this factor.
-            out.decay[k] = decay_t60(&UNIT_T60[kind as usize], ratio);
-            out.shape[k] = shape;
+            (out.ratio[k], out.shape[k]) = mode_shape(kind, k, position, plate);
         }
         out
     }
@@ -116,6 +112,24 @@ const fn unit_t60(kind: BodyType) -> BodySettings {
     }
 }
 
+/// Each kind's decay factors ([`decay_t60`] of [`UNIT_T60`], the fundamental's T60
+/// times this), made once per process ([`prepare`]): a mode's ratio, and so its
+/// factor, does not depend on the strike position, so a strike pays no power for it.
+fn decay_factors(kind: BodyType) -> [f64; MODES] {
+    static TABLE: OnceLock<[[f64; MODES]; 6]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let plate = plate_table();
+        BodyType::ALL.map(|kind| {
+            std::array::from_fn(|k| {
+                let ratio = mode_shape(kind, k, 0.0, plate).0;
+                decay_t60(&UNIT_T60[kind as usize], ratio)
+            })
+        })
+    });
+    // `ALL` lists the kinds in their declaration order.
+    table[kind as usize]
+}
+
 /// The plate's mode order ([`plate_modes`], a search), made once per process
 /// ([`prepare`]).
 fn plate_table() -> &'static [(u32, u32, f64); MODES] {
@@ -127,6 +141,7 @@ fn plate_table() -> &'static [(u32, u32, f64); MODES] {
 /// made).
 pub(super) fn prepare() {
     plate_table();
+    decay_factors(BodyType::None);
 }
 
 /// The modes of `st` at its strike position for a body of `body_mass` kg: the first
