@@ -67,6 +67,14 @@ impl Norm {
         }
     }
 
+    /// This normalisation made for `contact` at `v_max` and `fs`, unless it is already
+    /// theirs (see [`relatch`](Self::relatch)).
+    pub(super) fn latch(&mut self, contact: Contact, v_max: f64, fs: f64) {
+        if self.contact != contact || self.v_max != v_max || self.fs != fs {
+            *self = self.relatch(contact, v_max, fs);
+        }
+    }
+
     fn with_unit(self, f_unit: f64) -> Self {
         Self { f_unit, ..self }
     }

@@ -1,7 +1,6 @@
 //! A voice's strike: its own parameters, its level, its contact and body set up at the
 //! note-on (nothing simulated ahead).
 
-use super::norm::Norm;
 use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
 use super::tail::{Interrupted, Tail};
 use super::two_way::TwoWay;
@@ -25,9 +24,7 @@ impl StrikeSetup {
         let latch = latch_cached(p, &mut self.unit);
         let v_max = p.v_max.max(p.v_min);
         let contact = latch.contact_at(v_max);
-        if self.norm.contact != contact || self.norm.v_max != v_max || self.norm.fs != fs {
-            self.norm = Norm::relatch(&self.norm, contact, v_max, fs);
-        }
+        self.norm.latch(contact, v_max, fs);
     }
 }
 
@@ -168,9 +165,7 @@ impl Voice {
     }
 
     pub(super) fn latch(&mut self, contact: Contact, v_max: f64) {
-        if self.norm.contact != contact || self.norm.v_max != v_max || self.norm.fs != self.fs {
-            self.norm = self.norm.relatch(contact, v_max, self.fs);
-        }
+        self.norm.latch(contact, v_max, self.fs);
     }
 }
 
