@@ -92,16 +92,7 @@ impl StrikeShapes {
     }
 }
 
-/// Each kind's settings at a T60 of 1 s: [`decay_t60`] of these is the mode's factor.
-const UNIT_T60: [BodySettings; 6] = [
-    unit_t60(BodyType::None),
-    unit_t60(BodyType::Bar),
-    unit_t60(BodyType::Plate),
-    unit_t60(BodyType::Membrane),
-    unit_t60(BodyType::Bell),
-    unit_t60(BodyType::WoodBlock),
-];
-
+/// `kind`'s settings at a T60 of 1 s: [`decay_t60`] of these is a mode's factor.
 const fn unit_t60(kind: BodyType) -> BodySettings {
     BodySettings {
         kind,
@@ -112,7 +103,7 @@ const fn unit_t60(kind: BodyType) -> BodySettings {
     }
 }
 
-/// Each kind's decay factors ([`decay_t60`] of [`UNIT_T60`], the fundamental's T60
+/// Each kind's decay factors ([`decay_t60`] of [`unit_t60`], the fundamental's T60
 /// times this), made once per process ([`prepare`]): a mode's ratio, and so its
 /// factor, does not depend on the strike position, so a strike pays no power for it.
 fn decay_factors(kind: BodyType) -> [f64; MODES] {
@@ -122,7 +113,7 @@ fn decay_factors(kind: BodyType) -> [f64; MODES] {
         BodyType::ALL.map(|kind| {
             std::array::from_fn(|k| {
                 let ratio = mode_shape(kind, k, 0.0, plate).0;
-                decay_t60(&UNIT_T60[kind as usize], ratio)
+                decay_t60(&unit_t60(kind), ratio)
             })
         })
     });
