@@ -103,6 +103,11 @@ pub struct Voice {
     declick: f64,
     declick_coef: f64,
     last_dry: f64,
+    /// The body's drive of the last sample, and the drive held on a stolen voice
+    /// whose contact was lifted (see `release_fast`): the body stays where the force
+    /// held it while the fade takes it out, instead of springing back (a pluck).
+    last_drive: f64,
+    held_drive: f64,
     /// Pan at Width 1 ([`pan_of`]), latched at each strike.
     pan: f64,
     /// The body's side at that pan (`output::edge_side`), latched with it.
@@ -175,6 +180,8 @@ impl Voice {
             declick: 0.0,
             declick_coef: (-1.0 / (DECLICK_TIME * fs)).exp(),
             last_dry: 0.0,
+            last_drive: 0.0,
+            held_drive: 0.0,
             pan: 0.0,
             edge: 1.0,
             fade: 1.0,

@@ -6,9 +6,29 @@ use crate::engine::params::EngineParams;
 
 impl Voice {
     /// Fades the voice out over [`STEAL_FADE_TIME`]; it ends when the fade does.
+    ///
+    /// On the rigid wall the contact is lifted at once, so that a stolen voice costs a
+    /// body's share, not a contact's (a storm of new keys steals a voice per note).
+    /// The contact's last force is held, on the body and in the dry sound, and goes
+    /// out with the fade: the body stays where the force held it (let go at once, it
+    /// would spring back, a pluck) and the dry sound ramps down as smoothly as the
+    /// contact's own fade would. A two-way voice keeps its contact: its modes live in
+    /// the coupled system until the contact ends.
     pub fn release_fast(&mut self) {
         if self.active && !self.is_fading() {
             self.fade_step = 1.0 / (STEAL_FADE_TIME * self.fs).max(1.0);
+            if self.two_way.is_none() && self.pressing() {
+                if let Some(old) = self.tail.take() {
+                    self.declick += old.last_dry;
+                }
+                self.declick += self.last_dry;
+                self.last_dry = 0.0;
+                self.declick_coef = 1.0;
+                self.held_drive = self.last_drive;
+            }
+            if self.two_way.is_none() {
+                self.bouncer = None;
+            }
         }
     }
 
@@ -63,6 +83,8 @@ impl Voice {
         self.ceiling.reset();
         self.declick = 0.0;
         self.last_dry = 0.0;
+        self.last_drive = 0.0;
+        self.held_drive = 0.0;
         self.last_out = 0.0;
         self.fade = 1.0;
         self.fade_step = 0.0;

@@ -15,6 +15,7 @@ impl Voice {
             && self.tail.is_none()
             && !self.body_stale
             && self.pending_damp.is_none()
+            && self.held_drive == 0.0
     }
 
     /// Plays `mix.len()` samples of a voice that [`only_rings`](Self::only_rings), as

@@ -91,7 +91,8 @@ impl Voice {
                 None => self.tail = None,
             }
         }
-        let drive = self.gain.body * u * self.norm.body_drive + tail_drive;
+        let drive = self.gain.body * u * self.norm.body_drive + tail_drive + self.held_drive;
+        self.last_drive = drive;
         let (body, body_side) = self.body.tick_pickups(drive);
         let own_dry = FULL_SCALE * self.gain.dry * u;
         if let Some(t) = self.tail.as_mut() {
