@@ -101,38 +101,13 @@ pub(super) fn ring(
 mod avx2 {
     use super::super::bank::Coefs;
     use super::super::limits::MODES;
+    use crate::model::avx::{hsum2, load, store};
     use std::arch::x86_64::*;
 
     const V: usize = MODES / 4;
 
     /// One sample of a run: its drive, and where its mid and side outputs go.
     type Sample<'a> = ((&'a f64, &'a mut f64), &'a mut f64);
-
-    /// The four lanes of `m` and of `s` each summed as the portable loop sums its
-    /// partial sums, `(l0 + l1) + (l2 + l3)`, in registers.
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    fn hsum2(m: __m256d, s: __m256d) -> (f64, f64) {
-        // [m0 + m1, s0 + s1, m2 + m3, s2 + s3]
-        let h = _mm256_hadd_pd(m, s);
-        let sum = _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd::<1>(h));
-        (_mm_cvtsd_f64(sum), _mm_cvtsd_f64(_mm_unpackhi_pd(sum, sum)))
-    }
-
-    /// The bank's arrays as four vectors each.
-    #[inline(always)]
-    fn load(a: &[f64; MODES]) -> [__m256d; V] {
-        // SAFETY: each load reads 4 of the 16 f64 of `a`.
-        std::array::from_fn(|j| unsafe { _mm256_loadu_pd(a.as_ptr().add(4 * j)) })
-    }
-
-    #[inline(always)]
-    fn store(a: &mut [f64; MODES], v: &[__m256d; V]) {
-        for (j, x) in v.iter().enumerate() {
-            // SAFETY: each store writes 4 of the 16 f64 of `a`.
-            unsafe { _mm256_storeu_pd(a.as_mut_ptr().add(4 * j), *x) };
-        }
-    }
 
     /// The bank's coefficients in registers for a run of samples.
     struct Regs {

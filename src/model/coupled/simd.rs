@@ -65,34 +65,8 @@ const _: () = assert!(LANES == 4, "a vector holds one lane group");
 mod avx {
     use super::super::explicit::Accel;
     use super::super::system::{Coupled, ModeCoefs, State};
-    use crate::model::body::MODES;
+    use crate::model::avx::{hsum2, load, store};
     use std::arch::x86_64::*;
-
-    /// `G` groups of four of `a` (`G ≤ 4`).
-    #[inline(always)]
-    fn load<const G: usize>(a: &[f64; MODES]) -> [__m256d; G] {
-        // SAFETY: each load reads 4 of the 16 f64 of `a` (`G ≤ MODES / 4`).
-        std::array::from_fn(|j| unsafe { _mm256_loadu_pd(a.as_ptr().add(4 * j)) })
-    }
-
-    #[inline(always)]
-    fn store<const G: usize>(a: &mut [f64; MODES], v: &[__m256d; G]) {
-        for (j, x) in v.iter().enumerate() {
-            // SAFETY: each store writes 4 of the 16 f64 of `a`.
-            unsafe { _mm256_storeu_pd(a.as_mut_ptr().add(4 * j), *x) };
-        }
-    }
-
-    /// The lanes of `w` and of `u` each summed as the portable loop sums its partial
-    /// sums, `(l0 + l1) + (l2 + l3)`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn hsum2(w: __m256d, u: __m256d) -> (f64, f64) {
-        // [w0 + w1, u0 + u1, w2 + w3, u2 + u3]
-        let h = _mm256_hadd_pd(w, u);
-        let sum = _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd::<1>(h));
-        (_mm_cvtsd_f64(sum), _mm_cvtsd_f64(_mm_unpackhi_pd(sum, sum)))
-    }
 
     /// The modes' constants in registers.
     struct Regs<const G: usize> {
