@@ -91,7 +91,10 @@ fn solve_dg(
             hi: free,
         }
     } else {
-        Bracket { lo: free, hi: v_lim }
+        Bracket {
+            lo: free,
+            hi: v_lim,
+        }
     };
     let mut x = b.inside_or_mid(start);
     let mut g_out = g_free;
