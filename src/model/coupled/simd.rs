@@ -78,10 +78,11 @@ mod avx {
     impl<const G: usize> Regs<G> {
         #[inline(always)]
         fn of(k: &ModeCoefs) -> Self {
+            let [inv_mass, omega2, damp] = [&k.inv_mass, &k.omega2, &k.damp].map(load);
             Self {
-                inv_mass: load(&k.inv_mass),
-                omega2: load(&k.omega2),
-                damp: load(&k.damp),
+                inv_mass,
+                omega2,
+                damp,
             }
         }
 
