@@ -3,6 +3,7 @@
 //! checks are built from.
 
 use crate::model::body::BodyType;
+use crate::model::scheme::by_name;
 use crate::model::{ClampTarget, Correction, Method};
 
 /// Most voices a user can ask for.
@@ -170,9 +171,7 @@ impl NoteOff {
 impl std::str::FromStr for NoteOff {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        NoteOff::ALL
-            .into_iter()
-            .find(|m| m.name().eq_ignore_ascii_case(s))
+        by_name(&NoteOff::ALL, NoteOff::name, s)
             .ok_or_else(|| format!("expected ring or damp (got '{s}')"))
     }
 }

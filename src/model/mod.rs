@@ -3,6 +3,8 @@
 //! "Numerical Methods for a Nonlinear Impact Model" (IEEE TASLP 2011).
 
 pub mod alpha_pow;
+#[cfg(target_arch = "x86_64")]
+mod avx;
 pub mod body;
 pub mod bounce;
 pub mod contact;

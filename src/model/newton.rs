@@ -7,6 +7,42 @@ pub const REL_TOL: f64 = 1e-14;
 /// Hard cap on iterations per sample; never reached on well-posed contacts.
 pub const MAX_ITERS: u32 = 32;
 
+/// A root's bracket `[lo, hi]` for Newton's method safeguarded by bisection: each
+/// residual's sign narrows it, and a step that would leave it bisects instead.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bracket {
+    pub lo: f64,
+    pub hi: f64,
+}
+
+impl Bracket {
+    /// `x` where it lies strictly inside, else the midpoint (also what a NaN gives).
+    #[inline]
+    pub fn inside_or_mid(self, x: f64) -> f64 {
+        if x > self.lo && x < self.hi {
+            x
+        } else {
+            0.5 * (self.lo + self.hi)
+        }
+    }
+
+    /// Moves an end to `x`: the lower one when the root lies above `x` (`above`).
+    #[inline]
+    pub fn narrow(&mut self, x: f64, above: bool) {
+        if above {
+            self.lo = x;
+        } else {
+            self.hi = x;
+        }
+    }
+
+    /// The Newton step from `x`, `x − r / slope`, or the midpoint where it leaves.
+    #[inline]
+    pub fn step(self, x: f64, r: f64, slope: f64) -> f64 {
+        self.inside_or_mid(x - r / slope)
+    }
+}
+
 /// Iteration counts over the samples of one contact.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NewtonStats {
@@ -101,11 +137,8 @@ pub fn solve_am1(
             tries += 1;
         }
     }
-    let mut f = if f_start > lo && f_start < hi {
-        f_start
-    } else {
-        0.5 * (lo + hi)
-    };
+    let mut b = Bracket { lo, hi };
+    let mut f = b.inside_or_mid(f_start);
     let mut iters = 0;
     while iters < MAX_ITERS {
         iters += 1;
@@ -113,15 +146,8 @@ pub fn solve_am1(
         if g == 0.0 {
             break;
         }
-        if g < 0.0 {
-            lo = f;
-        } else {
-            hi = f;
-        }
-        let mut next = f - g / slope;
-        if !(next > lo && next < hi) {
-            next = 0.5 * (lo + hi);
-        }
+        b.narrow(f, g < 0.0);
+        let next = b.step(f, g, slope);
         // Relative to the force, or to `k x^α` where `1 + μv` has cancelled to nearly 0
         // (the creeping exit of a heavily damped contact): there `G` itself is only
         // known to the rounding of `k x^α`, and a relative step would never be reached.

@@ -37,6 +37,14 @@ fn brute(alpha: f64, beta: f64, g: f64, n: usize) -> (f64, f64) {
     (si / n as f64, sq / n as f64)
 }
 
+/// Asserts the quadratures `(I₀, Q₀)` match `want` to `tol`, relative; `what` names
+/// the case in the message.
+fn assert_integrals(got: (f64, f64), want: (f64, f64), tol: f64, what: &str) {
+    let ((i, q), (i_want, q_want)) = (got, want);
+    assert!((i / i_want - 1.0).abs() < tol, "I0 {what}: {i} {i_want}");
+    assert!((q / q_want - 1.0).abs() < tol, "Q0 {what}: {q} {q_want}");
+}
+
 #[test]
 fn beta_function_and_kk_constants() {
     // Γ(1/2) = √π, B(1, 3/2) = 2/3, B(2, 3) = 1/12.
@@ -71,16 +79,9 @@ fn beta_function_and_kk_constants() {
 fn integrals_match_beta_closed_forms_at_zero_load() {
     for &alpha in &[1.0, 1.25, 1.5, 2.0, 3.0, 5.0] {
         for &beta in &[1.0, 1.25, 1.5, 2.5, alpha + 1.0, 4.0] {
-            let (i, q) = (i0_beta(alpha, beta, 0.0), q0_beta(alpha, beta, 0.0));
-            let (ic, qc) = (i0_closed(alpha, beta), q0_closed(alpha, beta));
-            assert!(
-                (i / ic - 1.0).abs() < 1e-13,
-                "I0 α={alpha} β={beta}: {i} {ic}"
-            );
-            assert!(
-                (q / qc - 1.0).abs() < 1e-13,
-                "Q0 α={alpha} β={beta}: {q} {qc}"
-            );
+            let got = (i0_beta(alpha, beta, 0.0), q0_beta(alpha, beta, 0.0));
+            let closed = (i0_closed(alpha, beta), q0_closed(alpha, beta));
+            assert_integrals(got, closed, 1e-13, &format!("α={alpha} β={beta}"));
         }
         // β = α + 1: I₀(0) = B(1, 3/2) = 2/3 and Q₀(0) = B(1, 1/2)/2 = 1.
         assert!((i0(alpha, 0.0) - 2.0 / 3.0).abs() < 1e-14);
@@ -96,16 +97,9 @@ fn integrals_match_brute_force_under_load() {
     for &alpha in &[1.0, 1.5, 3.0] {
         for &g in &[0.0, 0.05, 0.9, 1.0, 1.1, 10.0, 300.0] {
             for &beta in &[1.5, alpha + 1.0] {
-                let (ib, qb) = brute(alpha, beta, g, 200_000);
-                let (i, q) = (i0_beta(alpha, beta, g), q0_beta(alpha, beta, g));
-                assert!(
-                    (i / ib - 1.0).abs() < 1e-9,
-                    "I0 α={alpha} β={beta} g={g}: {i} {ib}"
-                );
-                assert!(
-                    (q / qb - 1.0).abs() < 1e-9,
-                    "Q0 α={alpha} β={beta} g={g}: {q} {qb}"
-                );
+                let got = (i0_beta(alpha, beta, g), q0_beta(alpha, beta, g));
+                let what = format!("α={alpha} β={beta} g={g}");
+                assert_integrals(got, brute(alpha, beta, g, 200_000), 1e-9, &what);
             }
         }
     }

@@ -141,14 +141,20 @@ impl fmt::Display for UnknownName {
     }
 }
 
+/// The entry of `all` whose `name` is `s` in any case: how every choice is read back
+/// from its name (the command line's options, presets).
+pub fn by_name<T: Copy>(all: &[T], name: fn(T) -> &'static str, s: &str) -> Option<T> {
+    all.iter()
+        .copied()
+        .find(|&v| name(v).eq_ignore_ascii_case(s))
+}
+
 macro_rules! from_str_by_name {
     ($t:ty, $all:expr) => {
         impl FromStr for $t {
             type Err = UnknownName;
             fn from_str(s: &str) -> Result<Self, Self::Err> {
-                $all.into_iter()
-                    .find(|m| m.name().eq_ignore_ascii_case(s))
-                    .ok_or_else(|| UnknownName(s.to_string()))
+                by_name(&$all, <$t>::name, s).ok_or_else(|| UnknownName(s.to_string()))
             }
         }
     };

@@ -14,6 +14,7 @@ use rebound::model::body::{BodyType, StrikeMode, strike_modes};
 use rebound::model::coupled::{
     Coupled, CoupledReport, StrikeModes, TwoWayMethod, simulate_coupled,
 };
+use rebound::model::scheme::by_name;
 use rebound::model::{Contact, Correction};
 use serde::Serialize;
 
@@ -43,10 +44,7 @@ impl Coupling {
 impl std::str::FromStr for Coupling {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Coupling::ALL
-            .into_iter()
-            .find(|c| c.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown coupling '{s}'"))
+        by_name(&Coupling::ALL, Coupling::name, s).ok_or_else(|| format!("unknown coupling '{s}'"))
     }
 }
 

@@ -1,6 +1,6 @@
 //! The contact's Hamiltonian against eq (20); under load the load-aware balance.
 
-use super::{ANALYTIC, BALANCE, SIM, analytic_curve, framed, x_axis};
+use super::{ANALYTIC, BALANCE, SIM, against_speed, analytic_curve};
 use crate::engine::ContactTrace;
 use crate::model::Analytic;
 use egui_plot::{HLine, Line, PlotPoints, Points};
@@ -30,40 +30,35 @@ pub fn plot(ui: &mut egui::Ui, t: &ContactTrace, size: egui::Vec2) {
             t.v_in, h0
         )
     };
-    framed(ui, "energy", &title, x_axis("v / v_in"), "H / H₀", size)
-        .include_x(-1.0)
-        .include_x(1.0)
-        .include_y(0.0)
-        .include_y(1.05)
-        .show(ui, |pu| {
-            if !ok {
-                return;
-            }
-            let sim: PlotPoints = (0..t.len)
-                .map(|i| [t.v[i] as f64 / t.v_in, t.h[i] as f64])
+    against_speed(ui, "energy", &title, "H / H₀", 1.05, size).show(ui, |pu| {
+        if !ok {
+            return;
+        }
+        let sim: PlotPoints = (0..t.len)
+            .map(|i| [t.v[i] as f64 / t.v_in, t.h[i] as f64])
+            .collect();
+        if t.two_way {
+            pu.hline(HLine::new("H₀", 1.0).color(ANALYTIC));
+            pu.points(Points::new("simulated", sim).color(SIM).radius(1.6));
+        } else if t.load {
+            pu.hline(HLine::new("H + D = H₀", 1.0).color(ANALYTIC));
+            let bal: PlotPoints = (0..t.len)
+                .map(|i| [t.v[i] as f64 / t.v_in, (t.h[i] + t.d[i]) as f64])
                 .collect();
-            if t.two_way {
-                pu.hline(HLine::new("H₀", 1.0).color(ANALYTIC));
-                pu.points(Points::new("simulated", sim).color(SIM).radius(1.6));
-            } else if t.load {
-                pu.hline(HLine::new("H + D = H₀", 1.0).color(ANALYTIC));
-                let bal: PlotPoints = (0..t.len)
-                    .map(|i| [t.v[i] as f64 / t.v_in, (t.h[i] + t.d[i]) as f64])
-                    .collect();
-                pu.points(
-                    Points::new("H + D (simulated)", bal)
-                        .color(BALANCE)
-                        .radius(1.6),
-                );
-                pu.points(Points::new("H (simulated)", sim).color(SIM).radius(1.6));
-            } else {
-                let an = Analytic::new(t.contact, t.v_in);
-                let line: PlotPoints = analytic_curve(&an, |a, v| a.hamiltonian_of_v(v) / h0)
-                    .into_iter()
-                    .map(|(v, h)| [v / t.v_in, h])
-                    .collect();
-                pu.line(Line::new("eq (20)", line).color(ANALYTIC).width(1.5));
-                pu.points(Points::new("simulated", sim).color(SIM).radius(1.6));
-            }
-        });
+            pu.points(
+                Points::new("H + D (simulated)", bal)
+                    .color(BALANCE)
+                    .radius(1.6),
+            );
+            pu.points(Points::new("H (simulated)", sim).color(SIM).radius(1.6));
+        } else {
+            let an = Analytic::new(t.contact, t.v_in);
+            let line: PlotPoints = analytic_curve(&an, |a, v| a.hamiltonian_of_v(v) / h0)
+                .into_iter()
+                .map(|(v, h)| [v / t.v_in, h])
+                .collect();
+            pu.line(Line::new("eq (20)", line).color(ANALYTIC).width(1.5));
+            pu.points(Points::new("simulated", sim).color(SIM).radius(1.6));
+        }
+    });
 }

@@ -43,6 +43,23 @@ pub fn title(ui: &mut egui::Ui, title: &str, width: f32) {
     });
 }
 
+/// A plot against `v / v_in` (the energy and phase portraits): the whole stroke, in
+/// and out (`v / v_in` from −1 to 1), and `y` from 0 to `y_top`.
+pub fn against_speed<'a>(
+    ui: &mut egui::Ui,
+    id: &str,
+    title: &str,
+    y_label: &str,
+    y_top: f64,
+    size: egui::Vec2,
+) -> Plot<'a> {
+    framed(ui, id, title, x_axis("v / v_in"), y_label, size)
+        .include_x(-1.0)
+        .include_x(1.0)
+        .include_y(0.0)
+        .include_y(y_top)
+}
+
 /// A plot with labelled axes at a fixed view (no zoom or drag: the view follows the
 /// data), a see-through legend, and its title above it ([`title`]).
 pub fn framed<'a>(

@@ -1,7 +1,7 @@
 //! The contact's phase portrait against eq (3); a two-way strike's striker over the
 //! body's surface.
 
-use super::{ANALYTIC, BALANCE, SIM, analytic_curve, framed, x_axis};
+use super::{ANALYTIC, BALANCE, SIM, against_speed, analytic_curve, framed, x_axis};
 use crate::engine::ContactTrace;
 use crate::model::Analytic;
 use egui_plot::{HLine, Line, LineStyle, PlotPoints, Points};
@@ -89,32 +89,27 @@ pub fn plot(ui: &mut egui::Ui, t: &ContactTrace, size: egui::Vec2) {
             xm * 1e6
         )
     };
-    framed(ui, "phase", &title, x_axis("v / v_in"), "x / x_max", size)
-        .include_x(-1.0)
-        .include_x(1.0)
-        .include_y(0.0)
-        .include_y(1.1)
-        .show(ui, |pu| {
-            if !ok {
-                return;
-            }
-            if t.load {
-                pu.hline(
-                    HLine::new("x_rest = (mg/k)^(1/α)", x_rest / xm)
-                        .color(ANALYTIC)
-                        .style(LineStyle::dashed_loose()),
-                );
-            } else {
-                let an = Analytic::new(c, t.v_in);
-                let line: PlotPoints = analytic_curve(&an, |a, v| a.x_of_v(v) / xm)
-                    .into_iter()
-                    .map(|(v, x)| [v / t.v_in, x])
-                    .collect();
-                pu.line(Line::new("eq (3)", line).color(ANALYTIC).width(1.5));
-            }
-            let sim: PlotPoints = (0..t.len)
-                .map(|i| [t.v[i] as f64 / t.v_in, t.x[i] as f64 / xm])
+    against_speed(ui, "phase", &title, "x / x_max", 1.1, size).show(ui, |pu| {
+        if !ok {
+            return;
+        }
+        if t.load {
+            pu.hline(
+                HLine::new("x_rest = (mg/k)^(1/α)", x_rest / xm)
+                    .color(ANALYTIC)
+                    .style(LineStyle::dashed_loose()),
+            );
+        } else {
+            let an = Analytic::new(c, t.v_in);
+            let line: PlotPoints = analytic_curve(&an, |a, v| a.x_of_v(v) / xm)
+                .into_iter()
+                .map(|(v, x)| [v / t.v_in, x])
                 .collect();
-            pu.points(Points::new("simulated", sim).color(SIM).radius(1.6));
-        });
+            pu.line(Line::new("eq (3)", line).color(ANALYTIC).width(1.5));
+        }
+        let sim: PlotPoints = (0..t.len)
+            .map(|i| [t.v[i] as f64 / t.v_in, t.x[i] as f64 / xm])
+            .collect();
+        pu.points(Points::new("simulated", sim).color(SIM).radius(1.6));
+    });
 }

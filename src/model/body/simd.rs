@@ -63,8 +63,10 @@ pub(super) fn tick<const SIDE: bool>(
 ) -> (f64, f64) {
     #[cfg(target_arch = "x86_64")]
     if vector {
+        let (mut m, mut s) = (0.0, 0.0);
         // SAFETY: `vector` is only ever true where the CPU has AVX2 and FMA.
-        return unsafe { avx2::tick::<SIDE>(re, im, k, u) };
+        unsafe { avx2::run::<SIDE>(re, im, k, std::iter::once(((&u, &mut m), &mut s))) };
+        return (m, s);
     }
     let _ = vector;
     tick_bank::<SIDE>(re, im, k, u)
@@ -82,14 +84,15 @@ pub(super) fn ring(
     mid: &mut [f64],
     side: &mut [f64],
 ) {
+    let samples = drive.iter().zip(mid.iter_mut()).zip(side.iter_mut());
     #[cfg(target_arch = "x86_64")]
     if vector {
         // SAFETY: as in `tick`.
-        unsafe { avx2::run::<true>(re, im, k, drive, mid, side) };
+        unsafe { avx2::run::<true>(re, im, k, samples) };
         return;
     }
     let _ = vector;
-    for ((u, m), s) in drive.iter().zip(mid.iter_mut()).zip(side.iter_mut()) {
+    for ((u, m), s) in samples {
         (*m, *s) = tick_bank::<true>(re, im, k, *u);
     }
 }
@@ -98,35 +101,13 @@ pub(super) fn ring(
 mod avx2 {
     use super::super::bank::Coefs;
     use super::super::limits::MODES;
+    use crate::model::avx::{hsum2, load, store};
     use std::arch::x86_64::*;
 
     const V: usize = MODES / 4;
 
-    /// The four lanes of `m` and of `s` each summed as the portable loop sums its
-    /// partial sums, `(l0 + l1) + (l2 + l3)`, in registers.
-    #[inline]
-    #[target_feature(enable = "avx2,fma")]
-    fn hsum2(m: __m256d, s: __m256d) -> (f64, f64) {
-        // [m0 + m1, s0 + s1, m2 + m3, s2 + s3]
-        let h = _mm256_hadd_pd(m, s);
-        let sum = _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd::<1>(h));
-        (_mm_cvtsd_f64(sum), _mm_cvtsd_f64(_mm_unpackhi_pd(sum, sum)))
-    }
-
-    /// The bank's arrays as four vectors each.
-    #[inline(always)]
-    fn load(a: &[f64; MODES]) -> [__m256d; V] {
-        // SAFETY: each load reads 4 of the 16 f64 of `a`.
-        std::array::from_fn(|j| unsafe { _mm256_loadu_pd(a.as_ptr().add(4 * j)) })
-    }
-
-    #[inline(always)]
-    fn store(a: &mut [f64; MODES], v: &[__m256d; V]) {
-        for (j, x) in v.iter().enumerate() {
-            // SAFETY: each store writes 4 of the 16 f64 of `a`.
-            unsafe { _mm256_storeu_pd(a.as_mut_ptr().add(4 * j), *x) };
-        }
-    }
+    /// One sample of a run: its drive, and where its mid and side outputs go.
+    type Sample<'a> = ((&'a f64, &'a mut f64), &'a mut f64);
 
     /// The bank's coefficients in registers for a run of samples.
     struct Regs {
@@ -189,53 +170,36 @@ mod avx2 {
         hsum2(m, s)
     }
 
-    /// One sample of the bank, as `super::super::tick_bank`.
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) fn tick<const SIDE: bool>(
-        re: &mut [f64; MODES],
-        im: &mut [f64; MODES],
-        k: &Coefs,
-        u: f64,
-    ) -> (f64, f64) {
-        let (mut m, mut s) = ([0.0], [0.0]);
-        run::<SIDE>(re, im, k, &[u], &mut m, &mut s);
-        (m[0], s[0])
-    }
-
-    /// A run of samples with the state and coefficients held in registers (its mid and
-    /// side outputs; the side 0 without `SIDE`), dispatched on the live groups.
+    /// A run of samples with the state and coefficients held in registers (each one's
+    /// mid and side outputs; the side 0 without `SIDE`), dispatched on the live groups.
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    pub(super) fn run<const SIDE: bool>(
+    pub(super) fn run<'a, const SIDE: bool>(
         re: &mut [f64; MODES],
         im: &mut [f64; MODES],
         k: &Coefs,
-        drive: &[f64],
-        mid: &mut [f64],
-        side: &mut [f64],
+        samples: impl Iterator<Item = Sample<'a>>,
     ) {
         match k.live {
-            0 => run_groups::<SIDE, 0>(re, im, k, drive, mid, side),
-            1 => run_groups::<SIDE, 1>(re, im, k, drive, mid, side),
-            2 => run_groups::<SIDE, 2>(re, im, k, drive, mid, side),
-            3 => run_groups::<SIDE, 3>(re, im, k, drive, mid, side),
-            _ => run_groups::<SIDE, 4>(re, im, k, drive, mid, side),
+            0 => run_groups::<SIDE, 0>(re, im, k, samples),
+            1 => run_groups::<SIDE, 1>(re, im, k, samples),
+            2 => run_groups::<SIDE, 2>(re, im, k, samples),
+            3 => run_groups::<SIDE, 3>(re, im, k, samples),
+            _ => run_groups::<SIDE, 4>(re, im, k, samples),
         }
     }
 
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    fn run_groups<const SIDE: bool, const G: usize>(
+    fn run_groups<'a, const SIDE: bool, const G: usize>(
         re: &mut [f64; MODES],
         im: &mut [f64; MODES],
         k: &Coefs,
-        drive: &[f64],
-        mid: &mut [f64],
-        side: &mut [f64],
+        samples: impl Iterator<Item = Sample<'a>>,
     ) {
         let r = Regs::of(k);
         let (mut vr, mut vi) = (load(re), load(im));
-        for ((u, m), s) in drive.iter().zip(mid.iter_mut()).zip(side.iter_mut()) {
+        for ((u, m), s) in samples {
             let (a, b) = step::<SIDE, G>(&mut vr, &mut vi, &r, *u);
             *m = a + k.d * u;
             *s = if SIDE { b + k.sd * u } else { 0.0 };

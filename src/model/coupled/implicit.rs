@@ -28,7 +28,7 @@ use super::explicit::Accel;
 use super::system::{Coupled, ModeCoefs, State, lane_sum, potential_and_slope};
 use crate::model::body::MODES;
 use crate::model::contact::pow_alpha;
-use crate::model::newton::{self, NewtonStats};
+use crate::model::newton::{self, Bracket, NewtonStats};
 
 /// Below this `|Δδ|`, relative to `δ`, `Ḡ` is taken as `V'` at the midpoint (the
 /// quotient would lose digits to cancellation; the two differ by `O(Δδ²)`).
@@ -85,16 +85,18 @@ fn solve_dg(
     } else {
         f64::NEG_INFINITY
     };
-    let (mut lo, mut hi) = if free >= v_lim {
-        ((free - beta * f_free.max(0.0)).max(v_lim), free)
+    let mut b = if free >= v_lim {
+        Bracket {
+            lo: (free - beta * f_free.max(0.0)).max(v_lim),
+            hi: free,
+        }
     } else {
-        (free, v_lim)
+        Bracket {
+            lo: free,
+            hi: v_lim,
+        }
     };
-    let mut x = if start > lo && start < hi {
-        start
-    } else {
-        0.5 * (lo + hi)
-    };
+    let mut x = b.inside_or_mid(start);
     let mut g_out = g_free;
     let scale = d0.abs().max(free.abs());
     for _ in 0..DG_MAX_ITERS {
@@ -104,17 +106,10 @@ fn solve_dg(
         if r == 0.0 {
             break;
         }
-        if r < 0.0 {
-            lo = x;
-        } else {
-            hi = x;
-        }
+        b.narrow(x, r < 0.0);
         let slope = 1.0 + beta * (gp * (1.0 + mu_h * x) + g * mu_h);
-        let mut next = x - r / slope;
-        if !(next > lo && next < hi) {
-            next = 0.5 * (lo + hi);
-        }
-        let done = (next - x).abs() <= 1e-15 * scale || hi - lo <= 1e-16 * scale;
+        let next = b.step(x, r, slope);
+        let done = (next - x).abs() <= 1e-15 * scale || b.hi - b.lo <= 1e-16 * scale;
         x = next;
         if done {
             g_out = force(x).0;

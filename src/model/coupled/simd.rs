@@ -40,14 +40,14 @@ pub(super) fn sample(
         // SAFETY: the caller takes this path only where `body::vector_path` found AVX2.
         unsafe {
             match (k.groups(), heun) {
-                (0 | 1, false) => avx::verlet::<1>(sys, k, h, n, s, a, each),
-                (2, false) => avx::verlet::<2>(sys, k, h, n, s, a, each),
-                (3, false) => avx::verlet::<3>(sys, k, h, n, s, a, each),
-                (_, false) => avx::verlet::<4>(sys, k, h, n, s, a, each),
-                (0 | 1, true) => avx::heun::<1>(sys, k, h, n, s, a, each),
-                (2, true) => avx::heun::<2>(sys, k, h, n, s, a, each),
-                (3, true) => avx::heun::<3>(sys, k, h, n, s, a, each),
-                (_, true) => avx::heun::<4>(sys, k, h, n, s, a, each),
+                (0 | 1, false) => avx::sample::<1, false>(sys, k, h, n, s, a, each),
+                (2, false) => avx::sample::<2, false>(sys, k, h, n, s, a, each),
+                (3, false) => avx::sample::<3, false>(sys, k, h, n, s, a, each),
+                (_, false) => avx::sample::<4, false>(sys, k, h, n, s, a, each),
+                (0 | 1, true) => avx::sample::<1, true>(sys, k, h, n, s, a, each),
+                (2, true) => avx::sample::<2, true>(sys, k, h, n, s, a, each),
+                (3, true) => avx::sample::<3, true>(sys, k, h, n, s, a, each),
+                (_, true) => avx::sample::<4, true>(sys, k, h, n, s, a, each),
             }
         }
         true
@@ -65,34 +65,8 @@ const _: () = assert!(LANES == 4, "a vector holds one lane group");
 mod avx {
     use super::super::explicit::Accel;
     use super::super::system::{Coupled, ModeCoefs, State};
-    use crate::model::body::MODES;
+    use crate::model::avx::{hsum2, load, store};
     use std::arch::x86_64::*;
-
-    /// `G` groups of four of `a` (`G ≤ 4`).
-    #[inline(always)]
-    fn load<const G: usize>(a: &[f64; MODES]) -> [__m256d; G] {
-        // SAFETY: each load reads 4 of the 16 f64 of `a` (`G ≤ MODES / 4`).
-        std::array::from_fn(|j| unsafe { _mm256_loadu_pd(a.as_ptr().add(4 * j)) })
-    }
-
-    #[inline(always)]
-    fn store<const G: usize>(a: &mut [f64; MODES], v: &[__m256d; G]) {
-        for (j, x) in v.iter().enumerate() {
-            // SAFETY: each store writes 4 of the 16 f64 of `a`.
-            unsafe { _mm256_storeu_pd(a.as_mut_ptr().add(4 * j), *x) };
-        }
-    }
-
-    /// The lanes of `w` and of `u` each summed as the portable loop sums its partial
-    /// sums, `(l0 + l1) + (l2 + l3)`.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    fn hsum2(w: __m256d, u: __m256d) -> (f64, f64) {
-        // [w0 + w1, u0 + u1, w2 + w3, u2 + u3]
-        let h = _mm256_hadd_pd(w, u);
-        let sum = _mm_add_pd(_mm256_castpd256_pd128(h), _mm256_extractf128_pd::<1>(h));
-        (_mm_cvtsd_f64(sum), _mm_cvtsd_f64(_mm_unpackhi_pd(sum, sum)))
-    }
 
     /// The modes' constants in registers.
     struct Regs<const G: usize> {
@@ -104,10 +78,11 @@ mod avx {
     impl<const G: usize> Regs<G> {
         #[inline(always)]
         fn of(k: &ModeCoefs) -> Self {
+            let [inv_mass, omega2, damp] = [&k.inv_mass, &k.omega2, &k.damp].map(load);
             Self {
-                inv_mass: load(&k.inv_mass),
-                omega2: load(&k.omega2),
-                damp: load(&k.damp),
+                inv_mass,
+                omega2,
+                damp,
             }
         }
 
@@ -127,110 +102,119 @@ mod avx {
         }
     }
 
-    /// A sample's state into registers, as both methods hold it over the sample's steps:
+    /// A sample's state in registers, as both methods hold it over the sample's steps:
     /// the modes' `[w, u, a]` and the striker's `[x, v, a]` with the contact force.
-    #[inline(always)]
-    fn held<const G: usize>(s: &State, a: &Accel) -> ([[__m256d; G]; 3], [f64; 4]) {
+    struct Held<'a, const G: usize> {
+        sys: &'a Coupled,
+        k: Regs<G>,
+        h: f64,
+        modes: [[__m256d; G]; 3],
+        striker: [f64; 4],
+    }
+
+    /// One sample of `substeps` steps of Heun (`HEUN`) or velocity Verlet: the state
+    /// into registers, the steps (calling `each` after every one), the state back.
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn sample<const G: usize, const HEUN: bool>(
+        sys: &Coupled,
+        coefs: &ModeCoefs,
+        h: f64,
+        substeps: u32,
+        s: &mut State,
+        a: &mut Accel,
+        each: &mut impl FnMut(f64, f64),
+    ) {
         let modes = [load(&s.w), load(&s.u), load(&a.modes)];
-        (modes, [s.x, s.v, a.striker, a.force])
-    }
-
-    /// [`held`]'s inverse, at the sample's end.
-    #[inline(always)]
-    fn put<const G: usize>(s: &mut State, a: &mut Accel, m: [[__m256d; G]; 3], x: [f64; 4]) {
-        [s.x, s.v, a.striker, a.force] = x;
-        store(&mut s.w, &m[0]);
-        store(&mut s.u, &m[1]);
-        store(&mut a.modes, &m[2]);
-    }
-
-    /// Velocity Verlet, `Coupled::verlet_step`, over a sample.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(super) fn verlet<const G: usize>(
-        sys: &Coupled,
-        coefs: &ModeCoefs,
-        h: f64,
-        substeps: u32,
-        s: &mut State,
-        a: &mut Accel,
-        each: &mut impl FnMut(f64, f64),
-    ) {
-        let m = sys.contact.mass;
-        let (hh, h2) = (0.5 * h * h, 0.5 * h);
-        let (vh, vhh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(hh), _mm256_set1_pd(h2));
+        let striker = [s.x, s.v, a.striker, a.force];
         let k = Regs::<G>::of(coefs);
-        let ([mut w, mut u, mut am], [mut x, mut v, mut a_s, mut f]) = held::<G>(s, a);
+        let mut held = Held {
+            sys,
+            k,
+            h,
+            modes,
+            striker,
+        };
         for _ in 0..substeps {
-            x = x + h * v + hh * a_s;
-            v += h2 * a_s;
-            let (mut sw, mut su) = (_mm256_setzero_pd(), _mm256_setzero_pd());
-            for j in 0..G {
-                w[j] = _mm256_add_pd(
-                    _mm256_add_pd(w[j], _mm256_mul_pd(vh, u[j])),
-                    _mm256_mul_pd(vhh, am[j]),
-                );
-                u[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh2, am[j]));
-                sw = _mm256_add_pd(sw, w[j]);
-                su = _mm256_add_pd(su, u[j]);
-            }
-            let (tw, tu) = hsum2(sw, su);
-            let d = x - tw;
-            f = sys.force(d, v - tu);
-            a_s = -f / m;
-            v += h2 * a_s;
-            let vf = _mm256_set1_pd(f);
-            for j in 0..G {
-                am[j] = k.accel(j, vf, w[j], u[j]);
-                u[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh2, am[j]));
-            }
+            let (d, v) = if HEUN { held.heun() } else { held.verlet() };
             each(d, v);
         }
-        put(s, a, [w, u, am], [x, v, a_s, f]);
+        [s.x, s.v, a.striker, a.force] = held.striker;
+        store(&mut s.w, &held.modes[0]);
+        store(&mut s.u, &held.modes[1]);
+        store(&mut a.modes, &held.modes[2]);
     }
 
-    /// Heun, `Coupled::heun_step`, over a sample.
-    #[inline]
-    #[target_feature(enable = "avx2")]
-    pub(super) fn heun<const G: usize>(
-        sys: &Coupled,
-        coefs: &ModeCoefs,
-        h: f64,
-        substeps: u32,
-        s: &mut State,
-        a: &mut Accel,
-        each: &mut impl FnMut(f64, f64),
-    ) {
-        let m = sys.contact.mass;
-        let h2 = 0.5 * h;
-        let (vh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(h2));
-        let k = Regs::<G>::of(coefs);
-        let ([mut w, mut u, mut am], [mut x, mut v, mut a_s, mut f]) = held::<G>(s, a);
-        let mut u_pred = [_mm256_setzero_pd(); G];
-        for _ in 0..substeps {
-            let v_pred = v + h * a_s;
-            x += h2 * (v + v_pred);
-            let (mut sw, mut su) = (_mm256_setzero_pd(), _mm256_setzero_pd());
-            for j in 0..G {
-                u_pred[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh, am[j]));
-                w[j] = _mm256_add_pd(w[j], _mm256_mul_pd(vh2, _mm256_add_pd(u[j], u_pred[j])));
-                sw = _mm256_add_pd(sw, w[j]);
-                su = _mm256_add_pd(su, u_pred[j]);
+    // SAFETY (of the intrinsics in these steps): only called from `sample`, which runs
+    // with AVX2.
+    impl<const G: usize> Held<'_, G> {
+        /// A step of velocity Verlet, `Coupled::verlet_step`: the compression and the
+        /// striker's velocity after it.
+        #[inline(always)]
+        fn verlet(&mut self) -> (f64, f64) {
+            let ([w, u, am], [x, v, a_s, f]) = (&mut self.modes, &mut self.striker);
+            let (h, m) = (self.h, self.sys.contact.mass);
+            let (hh, h2) = (0.5 * h * h, 0.5 * h);
+            unsafe {
+                let (vh, vhh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(hh), _mm256_set1_pd(h2));
+                *x = *x + h * *v + hh * *a_s;
+                *v += h2 * *a_s;
+                let (mut sw, mut su) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+                for j in 0..G {
+                    w[j] = _mm256_add_pd(
+                        _mm256_add_pd(w[j], _mm256_mul_pd(vh, u[j])),
+                        _mm256_mul_pd(vhh, am[j]),
+                    );
+                    u[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh2, am[j]));
+                    sw = _mm256_add_pd(sw, w[j]);
+                    su = _mm256_add_pd(su, u[j]);
+                }
+                let (tw, tu) = hsum2(sw, su);
+                let d = *x - tw;
+                *f = self.sys.force(d, *v - tu);
+                *a_s = -*f / m;
+                *v += h2 * *a_s;
+                let vf = _mm256_set1_pd(*f);
+                for j in 0..G {
+                    am[j] = self.k.accel(j, vf, w[j], u[j]);
+                    u[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh2, am[j]));
+                }
+                (d, *v)
             }
-            let (tw, tu) = hsum2(sw, su);
-            let d = x - tw;
-            f = sys.force(d, v_pred - tu);
-            let striker = -f / m;
-            v += h2 * (a_s + striker);
-            a_s = striker;
-            let vf = _mm256_set1_pd(f);
-            for j in 0..G {
-                let next = k.accel(j, vf, w[j], u_pred[j]);
-                u[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh2, _mm256_add_pd(am[j], next)));
-                am[j] = next;
-            }
-            each(d, v);
         }
-        put(s, a, [w, u, am], [x, v, a_s, f]);
+
+        /// A step of Heun, `Coupled::heun_step`: the compression and the striker's
+        /// velocity after it.
+        #[inline(always)]
+        fn heun(&mut self) -> (f64, f64) {
+            let ([w, u, am], [x, v, a_s, f]) = (&mut self.modes, &mut self.striker);
+            let (h, h2) = (self.h, 0.5 * self.h);
+            unsafe {
+                let (vh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(h2));
+                let mut u_pred = [_mm256_setzero_pd(); G];
+                let v_pred = *v + h * *a_s;
+                *x += h2 * (*v + v_pred);
+                let (mut sw, mut su) = (_mm256_setzero_pd(), _mm256_setzero_pd());
+                for j in 0..G {
+                    u_pred[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh, am[j]));
+                    w[j] = _mm256_add_pd(w[j], _mm256_mul_pd(vh2, _mm256_add_pd(u[j], u_pred[j])));
+                    sw = _mm256_add_pd(sw, w[j]);
+                    su = _mm256_add_pd(su, u_pred[j]);
+                }
+                let (tw, tu) = hsum2(sw, su);
+                let d = *x - tw;
+                *f = self.sys.force(d, v_pred - tu);
+                let striker = -*f / self.sys.contact.mass;
+                *v += h2 * (*a_s + striker);
+                *a_s = striker;
+                let vf = _mm256_set1_pd(*f);
+                for j in 0..G {
+                    let next = self.k.accel(j, vf, w[j], u_pred[j]);
+                    u[j] = _mm256_add_pd(u[j], _mm256_mul_pd(vh2, _mm256_add_pd(am[j], next)));
+                    am[j] = next;
+                }
+                (d, *v)
+            }
+        }
     }
 }

@@ -50,10 +50,8 @@ impl TwoWayMethod {
 impl std::str::FromStr for TwoWayMethod {
     type Err = crate::model::scheme::UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        TwoWayMethod::ALL
-            .into_iter()
-            .find(|m| m.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| crate::model::scheme::UnknownName(s.to_string()))
+        use crate::model::scheme::{UnknownName, by_name};
+        by_name(&TwoWayMethod::ALL, TwoWayMethod::name, s).ok_or_else(|| UnknownName(s.to_string()))
     }
 }
 

@@ -3,6 +3,7 @@
 //! step.
 
 use super::solve::{Scaled, State};
+use crate::model::newton::Bracket;
 
 /// Stages of the Dormand–Prince 8(5,3) pair (DOP853: Hairer, Nørsett & Wanner, *Solving
 /// Ordinary Differential Equations I*, 2nd ed., II.5 and II.10, and their code
@@ -207,19 +208,12 @@ impl Scaled {
                 + (3.0 * t2 - 2.0 * th) * d1;
             (p, dp)
         };
-        let (mut lo, mut hi) = (0.0, 1.0);
+        let mut b = Bracket { lo: 0.0, hi: 1.0 };
         let mut th = u0 / (u0 - u1);
         for _ in 0..20 {
             let (p, dp) = cubic(th);
-            if p > 0.0 {
-                lo = th;
-            } else {
-                hi = th;
-            }
-            let mut next = th - p / dp;
-            if !(next > lo && next < hi) {
-                next = 0.5 * (lo + hi);
-            }
+            b.narrow(th, p > 0.0);
+            let next = b.step(th, p, dp);
             if (next - th).abs() <= 1e-12 {
                 th = next;
                 break;
