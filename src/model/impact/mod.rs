@@ -22,6 +22,7 @@ mod clock;
 mod loaded;
 mod steps;
 mod substep;
+mod vex;
 
 pub use steps::{
     ACCURATE_MAX, DAMPING_STEP, MAX_SUBSTEPS, OMEGA_ACCURATE, OMEGA_PULSE, OMEGA_STEP, substeps_at,
@@ -119,7 +120,7 @@ pub struct Impact {
     h_sample: f64,
     fs: f64,
     /// Steps compiled for AVX2 (`step_vex`): the same arithmetic, in three-operand
-    /// instructions, where the process runs the bank's vector path.
+    /// instructions, where the CPU has it (see `vex`).
     vex: bool,
 }
 
@@ -189,7 +190,7 @@ impl Impact {
             clock_t: f64::NAN,
             h_sample: sample,
             fs: 1.0 / sample,
-            vex: super::body::vector_path(),
+            vex: vex::contact_vex(),
         }
     }
 
