@@ -23,6 +23,8 @@ mod loaded;
 mod steps;
 mod substep;
 mod vex;
+#[cfg(test)]
+mod vex_tests;
 
 pub use steps::{
     ACCURATE_MAX, DAMPING_STEP, MAX_SUBSTEPS, OMEGA_ACCURATE, OMEGA_PULSE, OMEGA_STEP, substeps_at,
