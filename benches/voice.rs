@@ -345,7 +345,11 @@ fn contact_loop(args: &[String]) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` adds `--bench` after the arguments given it.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if args.first().map(String::as_str) == Some("loop") {
         contact_loop(&args[1..]);
         return;
