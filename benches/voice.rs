@@ -3,7 +3,7 @@
 //! fraction of real time at 48 kHz. The voice and the 64 voices are timed on the bank's
 //! vector path and on its portable scalar loop in the same run (`vector/`, `portable/`).
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use rebound::engine::levels::{LevelWorker, Levels};
 use rebound::engine::{Controls, Coupling, Engine, EngineParams};
 use rebound::model::body::{BodyType, force_portable};
@@ -307,4 +307,53 @@ criterion_group!(
     bench_engine,
     bench_coupling
 );
-criterion_main!(benches);
+
+/// `voice loop [samples] [verlet|heun|rk4|am1|default]`: the `in_contact` loop alone,
+/// outside criterion, for alternating builds and for callgrind. Prints ns per sample
+/// (wall clock) and a checksum of every output bit, so two builds can be shown to
+/// play the same samples.
+fn contact_loop(args: &[String]) {
+    let n: u64 = args
+        .first()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000_000);
+    let which = args.get(1).map_or("verlet", String::as_str);
+    let p = match Method::ALL
+        .into_iter()
+        .find(|m| m.name().eq_ignore_ascii_case(which))
+    {
+        Some(m) => soft_params(m),
+        None if which == "default" => EngineParams::default(),
+        None => panic!("unknown patch {which}: verlet, heun, rk4, am1 or default"),
+    };
+    let mut levels = Levels::on_demand(FS);
+    levels.set(&p, FS);
+    let mut v = Voice::new(FS);
+    v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+    let (mut sum, mut bits) = (0.0, 0u64);
+    let t = Instant::now();
+    for _ in 0..n {
+        if !v.in_contact() {
+            v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+        }
+        let s = black_box(v.tick_with(&p, 0.7, Some(&mut levels))).unwrap_or_default();
+        sum += s.out;
+        bits = bits.rotate_left(7) ^ s.out.to_bits() ^ s.side.to_bits().rotate_left(29);
+    }
+    let ns = t.elapsed().as_secs_f64() * 1e9 / n as f64;
+    println!("{which}: {ns:.1} ns/sample, sum {sum:e}, bits {bits:016x}");
+}
+
+fn main() {
+    // `cargo bench` adds `--bench` after the arguments given it.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if args.first().map(String::as_str) == Some("loop") {
+        contact_loop(&args[1..]);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

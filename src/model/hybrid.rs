@@ -80,7 +80,7 @@ impl Hybrid {
     /// uncorrected compression `x_guess > 0` and, where the integrator has it,
     /// `guess_pow = x_guess^α` (NaN otherwise). See [`Fix`]. `v0` is the velocity
     /// before the step: a step that did not move it is left to the integrator.
-    #[inline]
+    #[inline(always)]
     pub fn correct(
         &mut self,
         an: &Analytic,

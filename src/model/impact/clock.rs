@@ -26,7 +26,7 @@ impl Impact {
     /// Samples a second (the step is a sample over the substeps).
     #[inline]
     pub(super) fn sample_rate(&self) -> f64 {
-        1.0 / self.h_sample
+        self.fs
     }
 
     /// Whether the exit clock may still move: the mass is on its way out and the clock

@@ -17,10 +17,14 @@ use super::load::{ExitNews, LoadExit, Loaded};
 use super::newton::{self, NewtonStats};
 use super::scheme::{ClampTarget, Method, Scheme, Stepping};
 
+mod advance;
 mod clock;
 mod loaded;
 mod steps;
 mod substep;
+mod vex;
+#[cfg(test)]
+mod vex_tests;
 
 pub use steps::{
     ACCURATE_MAX, DAMPING_STEP, MAX_SUBSTEPS, OMEGA_ACCURATE, OMEGA_PULSE, OMEGA_STEP, substeps_at,
@@ -114,8 +118,12 @@ pub struct Impact {
     /// since the contact's first sample began (NaN until then). See `tick_clock`.
     clock_x: f64,
     clock_t: f64,
-    /// One sample, s.
+    /// One sample, s, and its reciprocal (the rate the exit clock counts in).
     h_sample: f64,
+    fs: f64,
+    /// Steps compiled for AVX2 (`step_vex`): the same arithmetic, in three-operand
+    /// instructions, where the CPU has it (see `vex`).
+    vex: bool,
 }
 
 impl Impact {
@@ -183,6 +191,8 @@ impl Impact {
             clock_x: f64::NAN,
             clock_t: f64::NAN,
             h_sample: sample,
+            fs: 1.0 / sample,
+            vex: vex::contact_vex(),
         }
     }
 
@@ -277,85 +287,6 @@ impl Impact {
         } else {
             f64::NAN
         }
-    }
-
-    /// Advances one sample (`substeps` steps of the method). Returns whether the mass
-    /// is still in contact afterwards.
-    #[inline]
-    pub fn step(&mut self) -> bool {
-        if !self.in_contact {
-            return false;
-        }
-        self.n += 1;
-        let base = if self.n == 1 { self.start } else { 0.0 };
-        if self.closed_form {
-            self.exit_frac = 1.0;
-            if self.load.exit.is_some_and(|e| e.sticks) {
-                self.rest();
-            } else {
-                self.end(self.v_target, false);
-            }
-            return false;
-        }
-        let (h, h_m) = (self.h, self.h_m);
-        if base > 0.0 {
-            // The onset fell inside this sample: only its rest is in contact.
-            self.h *= 1.0 - base;
-            self.h_m *= 1.0 - base;
-        }
-        let mut still = true;
-        // Samples since the contact's first sample began, at substep i + θ.
-        let at = |n: u64, i: u32, theta: f64, substeps: u32| {
-            (n - 1) as f64 + base + (1.0 - base) * (i as f64 + theta) / substeps as f64
-        };
-        for i in 0..self.substeps {
-            let v0 = self.v;
-            let ok = self.substep();
-            // The clock's instants only where it has something to do (a division
-            // each, off every other sample).
-            if self.clock_zone > 0.0 && self.clock_pending() {
-                self.tick_clock(
-                    v0,
-                    at(self.n, i, 0.0, self.substeps),
-                    self.h * self.sample_rate(),
-                );
-            }
-            if !ok {
-                let mut t_exit = at(self.n, i, self.theta, self.substeps);
-                if self.clock_x.is_finite() {
-                    t_exit = if self.clock_t.is_finite() {
-                        self.clock_t
-                    } else if self.v < 0.0 {
-                        // The curve ended first: the clock has this far to go at v_out.
-                        t_exit + self.clock_x / (-self.v) * self.sample_rate()
-                    } else {
-                        t_exit
-                    };
-                }
-                self.exit_frac = t_exit - (self.n - 1) as f64;
-                still = false;
-                break;
-            }
-        }
-        self.h = h;
-        self.h_m = h_m;
-        if !still {
-            return false;
-        }
-        if self.load.trapped && self.load.settled(&self.an.contact, self.x, self.v) {
-            self.rest();
-            return false;
-        }
-        if self.n >= self.max_samples {
-            self.exit_frac = 1.0;
-            if self.load.trapped || self.load.exit.is_some_and(|e| e.sticks) {
-                self.rest();
-            } else {
-                self.end(self.v_target, true);
-            }
-            return false;
-        }
-        true
     }
 
     /// Ends the contact at `x = 0` with velocity `v`.
