@@ -67,7 +67,16 @@ impl Bouncer {
 
     /// Spends at most `budget` steps on the exit being solved, and hands it on when it
     /// is done.
+    #[inline(always)]
     pub(super) fn spend(&mut self, budget: &mut u32) {
+        // Checked in line: nearly every sample has nothing pending.
+        if self.pending.is_some() {
+            self.spend_pending(budget);
+        }
+    }
+
+    #[inline(never)]
+    fn spend_pending(&mut self, budget: &mut u32) {
         let Some(solve) = self.pending.as_mut() else {
             return;
         };
