@@ -194,7 +194,7 @@ fn random_note_ons() {
         }
         // Every note-on, then apart the first after each patch change (the patch's
         // strike set-up and table are new to it) and the other fifteen.
-        let first = |i: usize| i % NOTES == 0;
+        let first = |i: usize| i.is_multiple_of(NOTES);
         let rate = format!("{} kHz", fs / 1000.0);
         quantiles(&rate, times.clone());
         let pick = |want: bool| -> Vec<f64> {
