@@ -33,6 +33,8 @@ pub const AXES: usize = 6;
 /// Each axis is calibrated at these normalised values (the host's 0–1, so a log-scaled
 /// parameter is sampled evenly in its log).
 pub const POINTS: [f64; 9] = [0.0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1.0];
+/// The most slots one lookup reads: its key's two and, per axis it moves, six.
+pub const NEEDED: usize = 2 + AXES * 6;
 /// Entries of a table: one per key, then the corrections.
 pub const SLOTS: usize = KEYS + COARSE.len() * AXES * POINTS.len();
 
@@ -110,7 +112,7 @@ impl Default for LevelTable {
 /// The entries one lookup reads: at most two keys, and per axis two octaves at two
 /// points each, with the two octaves' own keys.
 pub struct Needed {
-    slots: [usize; 2 + AXES * 6],
+    slots: [usize; NEEDED],
     n: usize,
 }
 
@@ -247,7 +249,7 @@ impl LevelTable {
 pub fn needed(key: f64, dev: &Deviation) -> Needed {
     let key = clamp_key(key);
     let mut n = Needed {
-        slots: [0; 2 + AXES * 6],
+        slots: [0; NEEDED],
         n: 0,
     };
     n.push(key.floor() as usize);

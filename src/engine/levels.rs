@@ -10,9 +10,11 @@
 //! (`level_slots`), so a note-on reads only the entries it interpolates.
 
 use super::level::level_params;
-use super::level::{GainSource, Gains};
+use super::level::{Entry, GainSource, Gains};
 use super::level_slots::LevelSlots;
-use super::level_table::{Deviation, KEYS, LevelTable, Lookup, SLOTS, needed, sounding_key};
+use super::level_table::{
+    Deviation, KEYS, LevelTable, Lookup, NEEDED, SLOTS, needed, sounding_key,
+};
 use super::params::EngineParams;
 use super::voice::Voice;
 use std::sync::Arc;
@@ -45,12 +47,19 @@ impl Default for Request {
 
 /// Entries a note asked for before they were fresh: made first.
 #[derive(Default)]
-struct Wanted([AtomicU64; SLOTS.div_ceil(64)]);
+struct Wanted([AtomicU64; WORDS]);
+
+/// Words of [`Wanted`]'s bits.
+const WORDS: usize = SLOTS.div_ceil(64);
 
 impl Wanted {
-    fn want(&self, slot: usize) {
-        let k = slot % SLOTS;
-        self.0[k / 64].fetch_or(1 << (k % 64), Ordering::Relaxed);
+    /// Sets every bit of `bits` (one word of 64 slots each).
+    fn want_all(&self, bits: &[u64; WORDS]) {
+        for (w, &b) in self.0.iter().zip(bits) {
+            if b != 0 && w.load(Ordering::Relaxed) & b != b {
+                w.fetch_or(b, Ordering::Relaxed);
+            }
+        }
     }
 
     /// Takes the lowest wanted slot.
@@ -74,6 +83,31 @@ pub struct WorkerLink {
     wanted: Arc<Wanted>,
     /// The generation of the last request.
     generation: u64,
+}
+
+/// The slots a lookup reads, each read once, and which of them it found.
+type Read = [(usize, Option<Entry>); NEEDED];
+
+impl WorkerLink {
+    /// Reads the slots a strike at `key` moved by `dev` interpolates, each once, and asks
+    /// the worker for those not yet made for the patch now: one read-modify-write per
+    /// word of wanted bits, none for bits already set. The first note after a patch
+    /// change meets these cache lines cold, or last written on the other core, so each
+    /// touch counts (it read every slot twice and set each wanted bit on its own).
+    fn read_needed(&self, key: f64, dev: &Deviation) -> Read {
+        let mut read: Read = [(usize::MAX, None); NEEDED];
+        let mut bits = [0u64; WORDS];
+        for (r, &k) in read.iter_mut().zip(needed(key, dev).slots()) {
+            let got = self.slots.read(k);
+            if got.is_none_or(|(g, _)| g != self.generation) {
+                let k = k % SLOTS;
+                bits[k / 64] |= 1 << (k % 64);
+            }
+            *r = (k, got.map(|(_, e)| e));
+        }
+        self.wanted.want_all(&bits);
+        read
+    }
 }
 
 /// The worker thread; stopped and joined when dropped.
@@ -301,14 +335,13 @@ impl GainSource for Levels {
                 table.gains(at, &dev, mix, target)
             }
             Source::Worker(link) => {
-                for &k in needed(at, &dev).slots() {
-                    if !link.slots.is_current(k, link.generation) {
-                        link.wanted.want(k);
-                    }
-                }
+                let read = link.read_needed(at, &dev);
                 Lookup {
                     params: &self.params,
-                    entry: |k: usize| link.slots.read(k).map(|(_, e)| e),
+                    entry: |k: usize| match read.iter().find(|r| r.0 == k) {
+                        Some(r) => r.1,
+                        None => link.slots.read(k).map(|(_, e)| e),
+                    },
                 }
                 .gains(at, &dev, mix, target)
             }

@@ -25,6 +25,7 @@ impl StrikeSetup {
         let v_max = p.v_max.max(p.v_min);
         let contact = latch.contact_at(v_max);
         self.norm.latch(contact, v_max, fs);
+        crate::model::body::prime_retune(&body_settings(p, 60), fs);
     }
 }
 

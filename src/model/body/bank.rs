@@ -5,6 +5,7 @@ use super::limits::{BAND_FADE, BAND_LIMIT, MODES};
 use super::modes;
 use super::modes::*;
 use super::pickup::{SideWeights, side_weights_of};
+use std::cell::Cell;
 use std::f64::consts::PI;
 
 /// One bank of [`MODES`] resonators' coefficients. Struct of arrays so the per-sample
@@ -112,19 +113,17 @@ impl Coefs {
         if st.kind == BodyType::None {
             return out;
         }
-        let tilt = (st.brightness.clamp(0.0, 1.0) - 0.5) * 3.0;
         // The gains are normalised over the fixed band; below 44.1 kHz the rate's own,
         // lower band limit silences more modes on top.
         let rate_fade = (0.40 * fs).min(BAND_FADE);
         let rate_limit = (0.45 * fs).min(BAND_LIMIT);
         let mut sum = 0.0;
         let mut rate_gain = [1.0; MODES];
-        let mut alpha = [0.0; MODES];
         let mut omega = [0.0; MODES];
         // e^{−iω} of each mode, for its response at θ = ω.
         let mut turn = [(1.0, 0.0); MODES];
-        let powers = modes::ratio_powers(st.kind);
-        let rate = 1000f64.ln() / (st.t60.max(1e-4) * fs);
+        let poles = Poles::cached(st, fs);
+        let alpha = poles.alpha;
         for k in 0..MODES {
             let (ratio, shape) = mode_shape(st.kind, k, st.position, plate);
             let f = st.f1 * ratio;
@@ -135,13 +134,11 @@ impl Coefs {
                 out.live = k / 4 + 1;
             }
             let band = band_gain(f, BAND_FADE, BAND_LIMIT);
-            let g = shape * (tilt * powers.ln[k]).exp() * band;
+            let g = shape * poles.tilt[k] * band;
             if band > 0.0 {
                 rate_gain[k] = band_gain(f, rate_fade, rate_limit) / band;
             }
-            // ln 1000 / (T60_k fs), T60_k = T60 ratio^{−decay_exponent} (`decay_t60`).
-            alpha[k] = rate * powers.decay[k];
-            let r = (-alpha[k]).exp();
+            let r = poles.r[k];
             let w = 2.0 * PI * f.min(rate_limit) / fs;
             omega[k] = w;
             let (sin_w, cos_w) = w.sin_cos();
@@ -230,6 +227,70 @@ impl Coefs {
     }
 }
 
+/// What a retune needs per mode that depends on the body kind, Brightness, T60 and the
+/// rate alone, not on the key or the strike position: the tilt's gain `ratio^tilt`, the
+/// decay per sample `α = ln 1000 / (T60_k fs)` (`T60_k = T60 ratio^{−decay_exponent}`,
+/// `decay_t60`) and the pole radius `r = e^{−α}`. Made once per patch and rate (kept
+/// for the last ones asked for on this thread, see [`Poles::cached`]), so a new key or
+/// a humanized position pays no `exp` for them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Poles {
+    of: (BodyType, f64, f64, f64),
+    tilt: Mx,
+    alpha: Mx,
+    r: Mx,
+}
+
+impl Poles {
+    fn new(kind: BodyType, brightness: f64, t60: f64, fs: f64) -> Self {
+        let tilt = (brightness.clamp(0.0, 1.0) - 0.5) * 3.0;
+        let powers = modes::ratio_powers(kind);
+        let rate = 1000f64.ln() / (t60.max(1e-4) * fs);
+        let alpha: Mx = std::array::from_fn(|k| rate * powers.decay[k]);
+        Self {
+            of: (kind, brightness, t60, fs),
+            tilt: std::array::from_fn(|k| (tilt * powers.ln[k]).exp()),
+            alpha,
+            r: alpha.map(|a| (-a).exp()),
+        }
+    }
+
+    /// The poles of `st` at `fs`: the same numbers as made anew, remembered for the last
+    /// kind, Brightness, T60 and rate this thread asked for (a thread's own copy, so
+    /// the audio thread and the level worker never share it; a pure memo, so a render
+    /// is the same whatever was asked before). Every key and humanized hit of a patch
+    /// shares them; [`prime_retune`] makes them before a patch's first note.
+    pub(super) fn cached(st: &BodySettings, fs: f64) -> Self {
+        thread_local! {
+            static LAST: Cell<Option<Poles>> = const { Cell::new(None) };
+        }
+        let of = (st.kind, st.brightness, st.t60, fs);
+        LAST.with(|last| match last.get() {
+            Some(p) if same(p.of, of) => p,
+            _ => {
+                let p = Self::new(st.kind, st.brightness, st.t60, fs);
+                last.set(Some(p));
+                p
+            }
+        })
+    }
+}
+
+/// Makes now what a retune to `st` at `fs` shares with every key and strike position
+/// of its patch ([`Poles`]), so that the patch's first note does not: for a patch
+/// change, before its notes. The same numbers as without it.
+pub fn prime_retune(st: &BodySettings, fs: f64) {
+    Poles::cached(st, fs);
+}
+
+/// Equal bit for bit (a NaN setting is its own and never equal under `==`).
+fn same(a: (BodyType, f64, f64, f64), b: (BodyType, f64, f64, f64)) -> bool {
+    a.0 == b.0
+        && a.1.to_bits() == b.1.to_bits()
+        && a.2.to_bits() == b.2.to_bits()
+        && a.3.to_bits() == b.3.to_bits()
+}
+
 /// Shrinks the poles of `k` so that no mode rings longer than `t60` s at `fs`: each
 /// pole `r e^{iω}` with `r` above `e^{−ln 1000 / (t60 fs)}` is scaled down to it,
 /// keeping its frequency. The readout weights are left alone (a damped mode's output
@@ -304,3 +365,7 @@ pub(super) fn bank_amplitude(re: &[f64; MODES], im: &[f64; MODES], k: &Coefs) ->
     }
     a
 }
+
+#[cfg(test)]
+#[path = "bank_tests.rs"]
+mod tests;

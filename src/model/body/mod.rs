@@ -34,6 +34,7 @@ mod ring;
 mod simd;
 mod strike;
 
+pub use bank::prime_retune;
 use bank::{Coefs, bank_amplitude, cap_decay};
 use drive::DriveHighpass;
 pub use limits::{BAND_FADE, BAND_LIMIT, MODES, SWITCH_TIME};
