@@ -317,16 +317,20 @@ mod tests {
         assert_eq!(k_weight(30_000.0), k_weight(24_000.0));
     }
 
+    /// Energy and reference pairs that mean nothing (silence, a non-number, an
+    /// infinite reference): every gain derived from them must be 1.
+    const BAD_ENERGIES: [(f64, f64); 4] = [
+        (0.0, 1.0),
+        (1.0, 0.0),
+        (f64::NAN, 1.0),
+        (1.0, f64::INFINITY),
+    ];
+
     #[test]
     fn the_keyboard_cut_only_cuts() {
         assert_eq!(keyboard_cut(4.0, 1.0), 0.5);
         assert_eq!(keyboard_cut(1.0, 4.0), 1.0);
-        for (e, r) in [
-            (0.0, 1.0),
-            (1.0, 0.0),
-            (f64::NAN, 1.0),
-            (1.0, f64::INFINITY),
-        ] {
+        for (e, r) in BAD_ENERGIES {
             assert_eq!(keyboard_cut(e, r), 1.0, "{e} {r}");
         }
     }
@@ -344,12 +348,7 @@ mod tests {
         // one 6 dB louder is cut, to the other edge.
         assert_eq!(compensation(0.25, 1.0), lift);
         assert_eq!(compensation(4.0, 1.0), cut);
-        for (e, r) in [
-            (0.0, 1.0),
-            (1.0, 0.0),
-            (f64::NAN, 1.0),
-            (1.0, f64::INFINITY),
-        ] {
+        for (e, r) in BAD_ENERGIES {
             assert_eq!(compensation(e, r), 1.0, "{e} {r}");
         }
     }

@@ -78,16 +78,23 @@ impl Voice {
         self.declick_coef = (-1.0 / (DECLICK_TIME * self.fs)).exp();
         self.bouncer = None;
         self.two_way = None;
+        self.silence_sound();
+        self.last_dry = 0.0;
+        self.last_drive = 0.0;
+        self.held_drive = 0.0;
+        self.fade = 1.0;
+        self.fade_step = 0.0;
+    }
+
+    /// Ends whatever still sounds (a previous strike's tail, the body's ringing, the
+    /// ceiling's gain, the declick): what a kill and a strike of a silent voice share.
+    #[inline]
+    pub(super) fn silence_sound(&mut self) {
         self.tail = None;
         self.body.reset();
         self.ceiling.reset();
         self.declick = 0.0;
-        self.last_dry = 0.0;
-        self.last_drive = 0.0;
-        self.held_drive = 0.0;
         self.last_out = 0.0;
-        self.fade = 1.0;
-        self.fade_step = 0.0;
     }
 
     /// Retunes the body to the current (smoothed) settings: control rate.

@@ -108,11 +108,7 @@ impl Voice {
         } else if restrike {
             self.declick += self.last_dry;
         } else {
-            self.tail = None;
-            self.body.reset();
-            self.ceiling.reset();
-            self.declick = 0.0;
-            self.last_out = 0.0;
+            self.silence_sound();
         }
         self.last_dry = 0.0;
         self.key = key;

@@ -39,10 +39,10 @@ use bank::{Coefs, bank_amplitude, cap_decay};
 use drive::DriveHighpass;
 pub use limits::{BAND_FADE, BAND_LIMIT, MODES, SWITCH_TIME};
 
+pub use crate::model::dispatch::{force_portable, vector_path};
 use modes::*;
 pub use modes::{BodySettings, BodyType};
 pub use pickup::{Pickup, SideWeights, pickup_shape, pickups, side_weights, side_weights_of};
-pub use simd::{force_portable, vector_path};
 pub use strike::{StrikeMode, StrikeShapes, strike_modes};
 
 /// A bank of [`MODES`] resonators, and while the body type changes, a second bank with
@@ -113,7 +113,7 @@ impl ModalBody {
             damp_left: 0,
             damp_q: [1.0; MODES],
             damp_dq: [1.0; MODES],
-            vector: simd::vector_path(),
+            vector: vector_path(),
         };
         b.retune(settings, fs);
         b
@@ -322,7 +322,7 @@ impl ModalBody {
     /// Runs the bank on the portable loop (`false`) or on the process's vector path
     /// (`true`, where the CPU has one): for tests that compare the two.
     pub fn set_vector(&mut self, on: bool) {
-        self.vector = on && simd::vector_path();
+        self.vector = on && vector_path();
     }
 
     /// The crossfade part of [`tick`](Self::tick): advances the old bank and mixes it

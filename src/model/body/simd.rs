@@ -6,53 +6,17 @@
 //! side readouts as one small matrix product, each lane summing the same modes
 //! (`k`, `k + 4`, `k + 8`, `k + 12`) as the portable loop's four partial sums.
 //!
-//! The vector path is chosen at run time (AVX2 and FMA, detected once), with the
-//! portable loop as fallback. The two agree to rounding: FMA rounds `a b + c` once where
-//! the portable loop rounds twice, so outputs differ by a few ulps of the bank's
-//! amplitude (tested to 1e-12 relative), never by more, since every mode decays.
-//! `REBOUND_SIMD=portable` in the environment forces the portable loop everywhere (to run
-//! the test suite on both paths).
+//! The vector path is chosen at run time (AVX2 and FMA, detected once by
+//! `model::dispatch`), with the portable loop as fallback. The two agree to rounding:
+//! FMA rounds `a b + c` once where the portable loop rounds twice, so outputs differ by
+//! a few ulps of the bank's amplitude (tested to 1e-12 relative), never by more, since every mode decays.
 
 use super::bank::{Coefs, tick_bank};
 use super::limits::MODES;
-use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Set by [`force_portable`]: bodies made while it is set take the portable loop.
-static PORTABLE: AtomicBool = AtomicBool::new(false);
-
-/// True when this process runs the vector path: the CPU has AVX2 and FMA,
-/// `REBOUND_SIMD` is not `portable` and [`force_portable`] is off. A body reads it
-/// when it is made.
-pub fn vector_path() -> bool {
-    static PATH: OnceLock<bool> = OnceLock::new();
-    let detected = *PATH.get_or_init(|| {
-        let forced_off = std::env::var("REBOUND_SIMD").is_ok_and(|v| v == "portable");
-        !forced_off && cpu_has_avx2_fma()
-    });
-    detected && !PORTABLE.load(Ordering::Relaxed)
-}
-
-/// Makes the bodies made from now on (voices, engines) take the portable loop (`true`)
-/// or the process's path (`false`): what the benchmarks use to time the scalar and the
-/// vector bank in one run. Bodies already made keep their path.
-pub fn force_portable(on: bool) {
-    PORTABLE.store(on, Ordering::Relaxed);
-}
-
-#[cfg(target_arch = "x86_64")]
-fn cpu_has_avx2_fma() -> bool {
-    is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma")
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn cpu_has_avx2_fma() -> bool {
-    false
-}
 
 /// One sample of the bank with input `u`, by the vector path when `vector` (which the
-/// caller only sets where [`vector_path`] said so): `(mid, side)` as
-/// [`super::tick_bank`].
+/// caller only sets where [`crate::model::dispatch::vector_path`] said so): `(mid, side)`
+/// as [`super::tick_bank`].
 #[inline(always)]
 pub(super) fn tick<const SIDE: bool>(
     vector: bool,

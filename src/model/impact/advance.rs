@@ -11,7 +11,7 @@ impl Impact {
     pub fn step(&mut self) -> bool {
         #[cfg(target_arch = "x86_64")]
         if self.vex {
-            // SAFETY: `vex` is only true where the CPU has AVX2 and FMA (`contact_vex`).
+            // SAFETY: `vex` is only true where the CPU has AVX2 and FMA (`dispatch::vector_path`).
             return unsafe { self.step_vex() };
         }
         self.step_scalar()

@@ -22,7 +22,6 @@ mod clock;
 mod loaded;
 mod steps;
 mod substep;
-mod vex;
 #[cfg(test)]
 mod vex_tests;
 
@@ -192,7 +191,7 @@ impl Impact {
             clock_t: f64::NAN,
             h_sample: sample,
             fs: 1.0 / sample,
-            vex: vex::contact_vex(),
+            vex: super::dispatch::vector_path(),
         }
     }
 

@@ -23,7 +23,7 @@ fn same_bits(contact: Contact, scheme: Scheme, v_in: f64, fs: f64) {
 
 #[test]
 fn the_avx2_step_gives_the_baseline_bits() {
-    if !vex::contact_vex() {
+    if !crate::model::dispatch::vector_path() {
         eprintln!("no AVX2 here (or REBOUND_SIMD=portable): nothing to compare");
         return;
     }
