@@ -185,12 +185,15 @@ pub(super) fn prepare_tables() {
 /// What a retune needs of one body kind's frequency ratios (which depend on the kind
 /// alone, not on the position): per mode `ln ratio`, so that the brightness tilt
 /// `ratio^tilt` is one `exp`, and `ratio^{decay_exponent}`, the factor by which the
-/// mode decays faster than the fundamental ([`decay_t60`]). A note-on retunes all
-/// sixteen modes, and two `powf` a mode were a third of a retune.
+/// mode decays faster than the fundamental (`decay_t60`), with its inverse
+/// `ratio^{−decay_exponent}`, the mode's T60 over the fundamental's (what a strike's
+/// modes read). A note-on retunes all sixteen modes, and two `powf` a mode were a
+/// third of a retune.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct RatioPowers {
     pub ln: [f64; MODES],
     pub decay: [f64; MODES],
+    pub t60: [f64; MODES],
 }
 
 /// The [`RatioPowers`] of `kind`, made once per process for every kind.
@@ -203,6 +206,7 @@ pub(super) fn ratio_powers(kind: BodyType) -> &'static RatioPowers {
             RatioPowers {
                 ln: std::array::from_fn(|k| ratio(k).ln()),
                 decay: std::array::from_fn(|k| ratio(k).powf(kind.decay_exponent())),
+                t60: std::array::from_fn(|k| ratio(k).powf(-kind.decay_exponent())),
             }
         })
     });
@@ -237,7 +241,9 @@ impl Default for BodySettings {
 }
 
 /// T60 of a mode at `ratio` times the fundamental: the user's T60 is the fundamental's,
-/// and the body's decay law (`decay_exponent`) shortens the upper modes.
+/// and the body's decay law (`decay_exponent`) shortens the upper modes. The bodies
+/// read it from [`RatioPowers`]; this is the law their tables are checked against.
+#[cfg(test)]
 pub(super) fn decay_t60(st: &BodySettings, ratio: f64) -> f64 {
     st.t60.max(1e-4) * ratio.powf(-st.kind.decay_exponent())
 }
@@ -355,6 +361,9 @@ mod tests {
                     (t60 / decay_t60(&st, ratio) - 1.0).abs() < 1e-14,
                     "{kind:?} {k}"
                 );
+                // At a T60 of 1 s, the mode's own T60 to the bit.
+                let unit = BodySettings { t60: 1.0, ..st };
+                assert_eq!(pw.t60[k], decay_t60(&unit, ratio), "{kind:?} {k}");
             }
         }
     }

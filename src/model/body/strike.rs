@@ -8,7 +8,7 @@
 //! ([`mode_shape`]), so a mode the one-way body hears loudly pushes back hard.
 
 use super::limits::{BAND_LIMIT, MODES};
-use super::modes::{BodySettings, BodyType, decay_t60, mode_shape, plate_modes};
+use super::modes::{BodySettings, BodyType, mode_shape, plate_modes, ratio_powers};
 use std::sync::OnceLock;
 
 /// One mode at the strike point.
@@ -31,7 +31,7 @@ impl StrikeMode {
 
 /// What a strike's modes take from the body kind and the strike position alone, not
 /// from the key, the decay or the body's mass: per mode its frequency ratio, its decay
-/// factor `ratio^{−e}` ([`decay_t60`]) and its shape at the strike point. A voice keeps
+/// factor `ratio^{−e}` (`decay_t60`) and its shape at the strike point. A voice keeps
 /// these and makes a strike's modes from them with a few products a mode, so a new key
 /// costs no mode search, trigonometry or power.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,7 +51,9 @@ impl StrikeShapes {
             kind,
             position,
             ratio: [0.0; MODES],
-            decay: decay_factors(kind),
+            // The kind's (made once per process): a mode's ratio, and so its factor,
+            // does not depend on the strike position.
+            decay: ratio_powers(kind).t60,
             shape: [0.0; MODES],
         };
         for k in 0..MODES {
@@ -92,35 +94,6 @@ impl StrikeShapes {
     }
 }
 
-/// `kind`'s settings at a T60 of 1 s: [`decay_t60`] of these is a mode's factor.
-const fn unit_t60(kind: BodyType) -> BodySettings {
-    BodySettings {
-        kind,
-        f1: 1.0,
-        t60: 1.0,
-        brightness: 0.5,
-        position: 0.0,
-    }
-}
-
-/// Each kind's decay factors ([`decay_t60`] of [`unit_t60`], the fundamental's T60
-/// times this), made once per process ([`prepare`]): a mode's ratio, and so its
-/// factor, does not depend on the strike position, so a strike pays no power for it.
-fn decay_factors(kind: BodyType) -> [f64; MODES] {
-    static TABLE: OnceLock<[[f64; MODES]; 6]> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let plate = plate_table();
-        BodyType::ALL.map(|kind| {
-            std::array::from_fn(|k| {
-                let ratio = mode_shape(kind, k, 0.0, plate).0;
-                decay_t60(&unit_t60(kind), ratio)
-            })
-        })
-    });
-    // `ALL` lists the kinds in their declaration order.
-    table[kind as usize]
-}
-
 /// The plate's mode order ([`plate_modes`], a search), made once per process
 /// ([`prepare`]).
 fn plate_table() -> &'static [(u32, u32, f64); MODES] {
@@ -132,7 +105,6 @@ fn plate_table() -> &'static [(u32, u32, f64); MODES] {
 /// made).
 pub(super) fn prepare() {
     plate_table();
-    decay_factors(BodyType::None);
 }
 
 /// The modes of `st` at its strike position for a body of `body_mass` kg: the first
@@ -144,6 +116,7 @@ pub fn strike_modes(st: &BodySettings, body_mass: f64) -> ([StrikeMode; MODES], 
 
 #[cfg(test)]
 mod tests {
+    use super::super::modes::decay_t60;
     use super::*;
 
     /// The modes from the shapes kept per kind and position, bit for bit those made
