@@ -17,16 +17,16 @@ impl Voice {
     pub fn release_fast(&mut self) {
         if self.active && !self.is_fading() {
             self.fade_step = 1.0 / (STEAL_FADE_TIME * self.fs).max(1.0);
-            if self.two_way.is_none() && self.pressing() {
-                if let Some(old) = self.tail.take() {
-                    self.declick += old.last_dry;
-                }
-                self.declick += self.last_dry;
-                self.last_dry = 0.0;
-                self.declick_coef = 1.0;
-                self.held_drive = self.last_drive;
-            }
             if self.two_way.is_none() {
+                if self.pressing() {
+                    if let Some(old) = self.tail.take() {
+                        self.declick += old.last_dry;
+                    }
+                    self.declick += self.last_dry;
+                    self.last_dry = 0.0;
+                    self.declick_coef = 1.0;
+                    self.held_drive = self.last_drive;
+                }
                 self.bouncer = None;
             }
         }
