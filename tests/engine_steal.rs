@@ -3,6 +3,9 @@
 
 use rebound::engine::{Engine, EngineParams};
 
+mod support;
+use support::max_step;
+
 const FS: f64 = 48_000.0;
 const STEAL_AT: usize = 100;
 const AFTER: usize = 2000;
@@ -33,12 +36,6 @@ fn play(mix: f64, first: bool, second: bool) -> (Vec<f32>, Vec<f32>) {
     }
     e.render_with_force(tail_l, tail_r, Some(tail_f));
     (l, f)
-}
-
-fn max_step(y: &[f32]) -> f32 {
-    y.windows(2)
-        .map(|w| (w[1] - w[0]).abs())
-        .fold(0.0, f32::max)
 }
 
 #[test]
