@@ -7,6 +7,7 @@ use criterion::{Criterion, Throughput, criterion_group};
 use rebound::engine::levels::{LevelWorker, Levels};
 use rebound::engine::{Controls, Coupling, Engine, EngineParams};
 use rebound::model::body::{BodyType, force_portable};
+use rebound::model::scheme::by_name;
 use rebound::model::{Correction, Method};
 use rebound::voice::Voice;
 use std::hint::black_box;
@@ -318,10 +319,7 @@ fn contact_loop(args: &[String]) {
         .and_then(|a| a.parse().ok())
         .unwrap_or(10_000_000);
     let which = args.get(1).map_or("verlet", String::as_str);
-    let p = match Method::ALL
-        .into_iter()
-        .find(|m| m.name().eq_ignore_ascii_case(which))
-    {
+    let p = match by_name(&Method::ALL, Method::name, which) {
         Some(m) => soft_params(m),
         None if which == "default" => EngineParams::default(),
         None => panic!("unknown patch {which}: verlet, heun, rk4, am1 or default"),

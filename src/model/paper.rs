@@ -54,9 +54,7 @@ impl TableId {
     }
 
     pub fn from_arg(s: &str) -> Option<TableId> {
-        Self::ALL
-            .into_iter()
-            .find(|t| t.arg().eq_ignore_ascii_case(s))
+        crate::model::scheme::by_name(&Self::ALL, Self::arg, s)
     }
 }
 

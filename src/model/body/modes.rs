@@ -68,9 +68,7 @@ impl BodyType {
 impl std::str::FromStr for BodyType {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        BodyType::ALL
-            .into_iter()
-            .find(|b| b.name().eq_ignore_ascii_case(s))
+        crate::model::scheme::by_name(&BodyType::ALL, BodyType::name, s)
             .ok_or_else(|| format!("unknown body '{s}'"))
     }
 }
