@@ -4,7 +4,9 @@
 - no two source files import each other, directly or around a longer circle (a file
   imports another when it names an item of the other's module: `use crate::a::b`,
   `super::x`, or a path written inline);
-- no source file in `src/` over 400 lines, no function over 80 lines.
+- no source file in `src/` over 400 lines, no function over 80 lines;
+- every relative link in the README and `docs/` names a file the repository holds (a
+  picture or a sound left out of a commit is a dead link on every fresh checkout).
 
 It prints the longest files and functions either way, and exits 1 when a rule is broken
 (`--report` only prints; `--sizes report` enforces the circles and only lists what is
@@ -15,6 +17,7 @@ be planned from the output.
 import argparse
 import os
 import re
+import subprocess
 import sys
 
 MAX_FILE_LINES = 400
@@ -243,6 +246,43 @@ def functions(path):
     return out
 
 
+LINK = re.compile(r"\]\(([^)#\s]+)")
+
+
+def held_files():
+    """The files the repository holds: git's list when this is a checkout (so a file
+    present here but never committed counts as missing), else what is on disk."""
+    try:
+        out = subprocess.run(
+            ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+        ).stdout
+        return {os.path.normpath(f) for f in out.decode().split("\0") if f}
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def dead_links():
+    held = held_files()
+    docs = ["README.md"] + sorted(
+        os.path.join("docs", n) for n in os.listdir(os.path.join(ROOT, "docs")) if n.endswith(".md")
+    )
+    dead = []
+    for doc in docs:
+        text = open(os.path.join(ROOT, doc)).read()
+        for m in LINK.finditer(text):
+            link = m.group(1)
+            if re.match(r"[a-z]+:", link):
+                continue
+            path = os.path.normpath(os.path.join(os.path.dirname(doc), link))
+            if held is None:
+                ok = os.path.exists(os.path.join(ROOT, path))
+            else:
+                ok = path in held or any(h.startswith(path + os.sep) for h in held)
+            if not ok:
+                dead.append(f"dead link in {doc}: {link}")
+    return dead
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--report", action="store_true", help="print only, never fail")
@@ -279,6 +319,10 @@ def main():
     else:
         for o in over:
             print("over:", o)
+
+    dead = dead_links()
+    print(f"dead links in README.md and docs/: {len(dead)}")
+    broken += dead
 
     for b in broken:
         print("BROKEN:", b)
