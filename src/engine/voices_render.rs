@@ -7,6 +7,7 @@
 //! tick sample by sample as before. Each sample's sum still adds the voices in slot
 //! order, so the output is the same as a sample-by-sample loop over the voices.
 
+use super::super::smoothing::Smoothed;
 use super::{CONTROL_BLOCK, Engine, SLOTS};
 
 /// The longest chunk: one control period.
@@ -148,17 +149,7 @@ impl Engine {
         }
         self.report_ended(&mut sums);
         let n = if until_silent && self.active_voices() == 0 {
-            // Voices ended by the control tick end at the chunk's first sample.
-            let last = sums.ended[..sums.n_ended].iter().map(|e| e.0).max();
-            let n = last.map_or(1, |j| j + 1).min(n);
-            // The smoothers as that many samples leave them.
-            (self.mix, self.width) = smoothers;
-            for _ in 0..n {
-                self.mix
-                    .next(super::super::level::mix_of(&self.params, self.params.mix));
-                self.next_width();
-            }
-            n
+            self.silent_from(&sums, n, smoothers)
         } else {
             n
         };
@@ -207,6 +198,21 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// The samples of an `n`-sample chunk up to the one at which its last voice ended
+    /// (voices ended by the control tick end at its first sample), the smoothers set
+    /// back from `smoothers` (as the chunk began) to where that many samples leave them.
+    fn silent_from(&mut self, sums: &Sums, n: usize, smoothers: (Smoothed, Smoothed)) -> usize {
+        let last = sums.ended[..sums.n_ended].iter().map(|e| e.0).max();
+        let n = last.map_or(1, |j| j + 1).min(n);
+        (self.mix, self.width) = smoothers;
+        for _ in 0..n {
+            self.mix
+                .next(super::super::level::mix_of(&self.params, self.params.mix));
+            self.next_width();
+        }
+        n
     }
 
     /// Reports the chunk's ended voices in time order (slot order within a sample), as
