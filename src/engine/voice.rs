@@ -269,10 +269,12 @@ impl Voice {
         let contact_done = self.bouncer.is_none_or(|b| b.is_done())
             && self.two_way.is_none_or(|t| t.is_done())
             && self.tail.is_none();
+        // The bank's bound (16 moduli) last: a sounding voice's last sample is over
+        // the threshold, so a ringing voice is told apart without it.
         contact_done
-            && FULL_SCALE * self.body.amplitude() < SILENCE
-            && self.declick.abs() < SILENCE
             && self.last_out.abs() < SILENCE
+            && self.declick.abs() < SILENCE
+            && FULL_SCALE * self.body.amplitude() < SILENCE
     }
 
     /// Ends the voice (called by the engine once [`is_silent`](Self::is_silent)).

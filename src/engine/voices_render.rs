@@ -7,6 +7,7 @@
 //! tick sample by sample as before. Each sample's sum still adds the voices in slot
 //! order, so the output is the same as a sample-by-sample loop over the voices.
 
+use super::super::smoothing::Smoothed;
 use super::{CONTROL_BLOCK, Engine, SLOTS};
 
 /// The longest chunk: one control period.
@@ -54,8 +55,37 @@ impl Engine {
         &mut self,
         left: &mut [f32],
         right: &mut [f32],
-        mut force: Option<&mut [f32]>,
+        force: Option<&mut [f32]>,
     ) {
+        self.render_chunks(left, right, force, false);
+    }
+
+    /// As [`render_with_force`](Self::render_with_force) while a voice sounds: stops
+    /// after the sample at which the last voice ended, as a loop rendering one sample
+    /// at a time while [`active_voices`](Self::active_voices) is not 0 would (a voice
+    /// must sound before the first sample). Returns the samples rendered; the engine is
+    /// then as that loop leaves it.
+    pub fn render_while_sounding(
+        &mut self,
+        left: &mut [f32],
+        right: &mut [f32],
+        force: Option<&mut [f32]>,
+    ) -> usize {
+        if self.active_voices() == 0 {
+            return 0;
+        }
+        self.render_chunks(left, right, force, true)
+    }
+
+    /// The control-period chunks of a render, to its end or (`until_silent`) to the
+    /// sample at which the last voice ended. Returns the samples rendered.
+    fn render_chunks(
+        &mut self,
+        left: &mut [f32],
+        right: &mut [f32],
+        mut force: Option<&mut [f32]>,
+        until_silent: bool,
+    ) -> usize {
         let mut len = left.len().min(right.len());
         if let Some(f) = force.as_deref() {
             len = len.min(f.len());
@@ -66,16 +96,30 @@ impl Engine {
                 self.control_tick();
             }
             let n = ((CONTROL_BLOCK - self.control) as usize).min(len - at);
-            self.control = (self.control + n as u32) % CONTROL_BLOCK;
             let f = force.as_deref_mut().map(|f| &mut f[at..at + n]);
-            self.render_chunk(&mut left[at..at + n], &mut right[at..at + n], f);
-            at += n;
+            let (l, r) = (&mut left[at..at + n], &mut right[at..at + n]);
+            let done = self.render_chunk(l, r, f, until_silent);
+            self.control = (self.control + done as u32) % CONTROL_BLOCK;
+            at += done;
+            if done < n || (until_silent && self.active_voices() == 0) {
+                break;
+            }
         }
+        at
     }
 
-    /// One chunk (at most [`CHUNK`] samples, inside one control period).
-    fn render_chunk(&mut self, left: &mut [f32], right: &mut [f32], force: Option<&mut [f32]>) {
+    /// One chunk (at most [`CHUNK`] samples, inside one control period): all of it, or
+    /// (`until_silent`) up to the sample at which the last voice ended. Returns the
+    /// samples rendered.
+    fn render_chunk(
+        &mut self,
+        left: &mut [f32],
+        right: &mut [f32],
+        force: Option<&mut [f32]>,
+        until_silent: bool,
+    ) -> usize {
         let n = left.len();
+        let smoothers = (self.mix, self.width);
         let mut mix = [0.0; CHUNK];
         let mut width = [0.0; CHUNK];
         for j in 0..n {
@@ -91,7 +135,9 @@ impl Engine {
                 continue;
             }
             self.voices[i].epoch = Some(self.epoch);
-            if self.tracer.slot != Some(i) && self.voices[i].only_rings() {
+            // The followed voice too: once it only rings its contact is over and
+            // published, and nothing it does would be published again.
+            if self.voices[i].only_rings() {
                 let (mid, side) = (&mut sums.mid[..n], &mut sums.side[..n]);
                 if let Some((j, guard)) = self.voices[i].ring_into(&mix[..n], mid, side) {
                     self.guard_events += u64::from(guard);
@@ -102,6 +148,11 @@ impl Engine {
             }
         }
         self.report_ended(&mut sums);
+        let n = if until_silent && self.active_voices() == 0 {
+            self.silent_from(&sums, n, smoothers)
+        } else {
+            n
+        };
         for j in 0..n {
             let ([l, r], ok) = self.output.process_mid_side(
                 sums.mid[j],
@@ -115,11 +166,12 @@ impl Engine {
             right[j] = r;
         }
         if let Some(f) = force {
-            for (f, s) in f.iter_mut().zip(&sums.force) {
+            for (f, s) in f[..n].iter_mut().zip(&sums.force) {
                 *f = *s as f32;
             }
         }
         self.clock += n as u64;
+        n
     }
 
     /// The voice in `slot` sample by sample over the chunk (`mix.len()` samples).
@@ -146,6 +198,21 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// The samples of an `n`-sample chunk up to the one at which its last voice ended
+    /// (voices ended by the control tick end at its first sample), the smoothers set
+    /// back from `smoothers` (as the chunk began) to where that many samples leave them.
+    fn silent_from(&mut self, sums: &Sums, n: usize, smoothers: (Smoothed, Smoothed)) -> usize {
+        let last = sums.ended[..sums.n_ended].iter().map(|e| e.0).max();
+        let n = last.map_or(1, |j| j + 1).min(n);
+        (self.mix, self.width) = smoothers;
+        for _ in 0..n {
+            self.mix
+                .next(super::super::level::mix_of(&self.params, self.params.mix));
+            self.next_width();
+        }
+        n
     }
 
     /// Reports the chunk's ended voices in time order (slot order within a sample), as

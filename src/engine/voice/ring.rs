@@ -72,15 +72,22 @@ impl Voice {
         if self.fade_step != 0.0 || self.ceiling.gain() != 1.0 || n == 0 {
             return 0;
         }
-        // The de-click's decay, the only state carried from sample to sample.
-        let mut declick = [0.0; RING_BLOCK];
+        // The de-click's decay, the only state carried from sample to sample (nearly
+        // always over: then zeros, not written for each block).
+        const QUIET: [f64; RING_BLOCK] = [0.0; RING_BLOCK];
+        let decaying;
         let mut d = self.declick;
-        if d != 0.0 {
-            for x in &mut declick[..n] {
+        let declick = if d != 0.0 {
+            let mut x = [0.0; RING_BLOCK];
+            for x in &mut x[..n] {
                 d = decay_declick(d, self.declick_coef);
                 *x = d;
             }
-        }
+            decaying = x;
+            &decaying
+        } else {
+            &QUIET
+        };
         let (fade, pan, edge) = (self.fade, self.pan, self.edge);
         let mut y = [0.0; RING_BLOCK];
         let mut s = [0.0; RING_BLOCK];

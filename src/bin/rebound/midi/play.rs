@@ -87,6 +87,38 @@ impl Output<'_> {
             }
         }
     }
+
+    /// Renders on towards `to` samples while a voice sounds: stops after the sample at
+    /// which the last voice ended (`Engine::render_while_sounding`). Returns false when
+    /// it stopped there, or when no voice sounded.
+    fn run_while_sounding(&mut self, engine: &mut Engine, to: usize) -> bool {
+        while self.left.len() < to {
+            let pos = self.left.len();
+            let next = to.min(pos + self.block);
+            self.left.resize(next, 0.0);
+            self.right.resize(next, 0.0);
+            let (l, r) = (&mut self.left[pos..], &mut self.right[pos..]);
+            let done = if self.with_force {
+                self.force.resize(next, 0.0);
+                engine.render_while_sounding(l, r, Some(&mut self.force[pos..]))
+            } else {
+                engine.render_while_sounding(l, r, None)
+            };
+            let end = pos + done;
+            self.left.truncate(end);
+            self.right.truncate(end);
+            if self.with_force {
+                self.force.truncate(end);
+            }
+            if end / self.block != pos / self.block {
+                (self.progress)(end, self.end.max(end));
+            }
+            if end < next {
+                return false;
+            }
+        }
+        true
+    }
 }
 
 /// Renders `notes` and `controls` through a fresh engine: `samples` long, or (`None`)
@@ -140,14 +172,20 @@ pub fn render_notes(
     match samples {
         Some(s) => out.run(&mut engine, s),
         None => {
-            // Sample by sample until the last voice has ended: the output stops there.
+            // On until the last voice has ended: the output stops at that sample (at
+            // least one sample long), each late message acting at its sample.
             let cap = end + (TAIL_CAP * fs).round() as usize;
             while out.left.len() < cap && (engine.active_voices() > 0 || out.left.is_empty()) {
                 while let Some((_, c)) = late.next_if(|(_, c)| c.at <= out.left.len()) {
                     apply(&mut engine, c);
                 }
-                let to = out.left.len() + 1;
-                out.run(&mut engine, to);
+                let to = late.peek().map_or(cap, |(_, c)| c.at.min(cap));
+                if engine.active_voices() == 0 {
+                    let to = out.left.len() + 1;
+                    out.run(&mut engine, to);
+                } else if !out.run_while_sounding(&mut engine, to) {
+                    break;
+                }
             }
         }
     }
