@@ -290,9 +290,8 @@ impl<F: Fn(usize) -> Option<Entry>> Lookup<'_, F> {
         let (c0, c1, w) = coarse_around(key);
         if !dev.is_none() {
             // Each coarse key's own entry in the log, read once for every axis.
-            let base = |c: usize| self.log_at(COARSE[c] as usize, mix, target);
-            let b0 = base(c0);
-            let b1 = if c1 == c0 { b0 } else { base(c1) };
+            let b0 = self.log_at(COARSE[c0] as usize, mix, target);
+            let b1 = self.log_at(COARSE[c1] as usize, mix, target);
             for (a, x) in dev.0.iter().enumerate() {
                 let Some(x) = *x else { continue };
                 let s = axis_spec(a, self.params.controls);
@@ -320,10 +319,9 @@ impl<F: Fn(usize) -> Option<Entry>> Lookup<'_, F> {
         (self.entry)(slot).map(|e| ln(e.at_mix(mix, target)))
     }
 
-    /// The log-gain correction at coarse key index `c` (whose own entry's log gains
-    /// are `base`) for axis `a` at normalised `x`, the patch's own value being at
-    /// `x0`: piecewise linear over the axis's points, with the patch's own value as one
-    /// more point where the correction is 0 (so a value at the patch's reads nothing).
+    /// The log-gain correction at coarse key index `c` (its own entry's log `base`)
+    /// for axis `a` at normalised `x`: piecewise linear over the axis's points, with
+    /// the patch's own value `x0` as one more point where it is 0.
     fn correction(
         &self,
         (c, base): (usize, [f64; 2]),
