@@ -135,6 +135,21 @@ mod tests {
     use super::*;
     use crate::model::vout::v_out_exact;
 
+    /// The remembered root is the one solved anew, whatever was asked before it (each
+    /// value right after each other one, the same value twice, NaN among them).
+    #[test]
+    fn the_remembered_root_is_the_root() {
+        let es = [0.0, 0.05, 0.3, 0.3 + 1e-15, 0.7, 0.999, 1.0, f64::NAN];
+        for &a in &es {
+            for &b in &es {
+                mu_v_in_cached(a);
+                let got = mu_v_in_cached(b);
+                assert_eq!(got.to_bits(), mu_v_in_for(b).to_bits(), "{b} after {a}");
+                assert_eq!(mu_for(b, 2.0).to_bits(), (mu_v_in_for(b) / 2.0).to_bits());
+            }
+        }
+    }
+
     /// A note-on solves this for every humanized Bounciness: Newton must stop once its
     /// step is rounding noise, over the whole range, not run to the cap.
     #[test]

@@ -367,7 +367,7 @@ impl ExitSolve {
 /// Every onset of a patch solves at its `α`, which no humanized hit moves: its 32
 /// powers and 32 exponentials are made once per patch, at the patch change
 /// ([`ExitSolve::prime`]), not at each onset.
-fn alpha_pow_cached(alpha: f64) -> AlphaPow {
+pub(super) fn alpha_pow_cached(alpha: f64) -> AlphaPow {
     use std::cell::Cell;
     thread_local! {
         static LAST: Cell<Option<AlphaPow>> = const { Cell::new(None) };
