@@ -20,8 +20,12 @@ use std::sync::atomic::{AtomicU64, Ordering, fence};
 const TRIES: usize = 4;
 
 /// One entry: its sequence number (odd while it is written), the generation of the
-/// patch it was made for (0: never made) and its four gains as bits.
+/// patch it was made for (0: never made) and its four gains as bits. One cache line
+/// each (48 bytes padded to 64): a read touches one line, not two where a slot
+/// straddled them, and the worker's write of one slot does not take the line of its
+/// neighbour, which a note may be reading, to the other core.
 #[derive(Default)]
+#[repr(align(64))]
 struct Slot {
     seq: AtomicU64,
     generation: AtomicU64,

@@ -288,16 +288,23 @@ impl<F: Fn(usize) -> Option<Entry>> Lookup<'_, F> {
             (a, b) => a.or(b).or_else(|| self.nearest(lo as u8, mix, target))?,
         };
         let (c0, c1, w) = coarse_around(key);
-        for (a, x) in dev.0.iter().enumerate() {
-            let Some(x) = *x else { continue };
-            let (Some(d0), Some(d1)) = (
-                self.correction(c0, a, x, mix, target),
-                self.correction(c1, a, x, mix, target),
-            ) else {
-                continue;
-            };
-            for j in 0..2 {
-                g[j] += d0[j] + w * (d1[j] - d0[j]);
+        if !dev.is_none() {
+            // Each coarse key's own entry in the log, read once for every axis.
+            let b0 = self.log_at(COARSE[c0] as usize, mix, target);
+            let b1 = self.log_at(COARSE[c1] as usize, mix, target);
+            for (a, x) in dev.0.iter().enumerate() {
+                let Some(x) = *x else { continue };
+                let s = axis_spec(a, self.params.controls);
+                let x0 = normalize(s, (s.get)(self.params));
+                let (Some(d0), Some(d1)) = (
+                    b0.and_then(|b| self.correction((c0, b), a, (x, x0), mix, target)),
+                    b1.and_then(|b| self.correction((c1, b), a, (x, x0), mix, target)),
+                ) else {
+                    continue;
+                };
+                for j in 0..2 {
+                    g[j] += d0[j] + w * (d1[j] - d0[j]);
+                }
             }
         }
         let g = Gains {
@@ -307,15 +314,24 @@ impl<F: Fn(usize) -> Option<Entry>> Lookup<'_, F> {
         (g.dry.is_finite() && g.body.is_finite()).then_some(g)
     }
 
-    /// The log-gain correction at coarse key index `c` for axis `a` at normalised `x`:
-    /// piecewise linear over the axis's points, with the patch's own value as one more
-    /// point where the correction is 0 (so a value at the patch's reads nothing).
-    fn correction(&self, c: usize, a: usize, x: f64, mix: f64, target: f64) -> Option<[f64; 2]> {
-        let s = axis_spec(a, self.params.controls);
-        let x0 = normalize(s, (s.get)(self.params));
-        let base = ln((self.entry)(COARSE[c] as usize)?.at_mix(mix, target));
+    /// The entry in `slot` as log gains at `mix`, if there is one.
+    fn log_at(&self, slot: usize, mix: f64, target: f64) -> Option<[f64; 2]> {
+        (self.entry)(slot).map(|e| ln(e.at_mix(mix, target)))
+    }
+
+    /// The log-gain correction at coarse key index `c` (its own entry's log `base`)
+    /// for axis `a` at normalised `x`: piecewise linear over the axis's points, with
+    /// the patch's own value `x0` as one more point where it is 0.
+    fn correction(
+        &self,
+        (c, base): (usize, [f64; 2]),
+        a: usize,
+        (x, x0): (f64, f64),
+        mix: f64,
+        target: f64,
+    ) -> Option<[f64; 2]> {
         let point = |i: usize| -> Option<(f64, [f64; 2])> {
-            let g = ln((self.entry)(dev_slot(c, a, i))?.at_mix(mix, target));
+            let g = self.log_at(dev_slot(c, a, i), mix, target)?;
             Some((POINTS[i], [g[0] - base[0], g[1] - base[1]]))
         };
         let (i0, i1, _) = points_around(x);

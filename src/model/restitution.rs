@@ -107,14 +107,48 @@ pub fn mu_for(e: f64, v_in: f64) -> f64 {
     if !(v_in.is_finite() && v_in > 0.0) {
         return 0.0;
     }
-    let mu = mu_v_in_for(e) / v_in;
+    let mu = mu_v_in_cached(e) / v_in;
     if mu.is_finite() { mu } else { 0.0 }
+}
+
+/// [`mu_v_in_for`], remembered for the last `e` this thread asked for (a thread's own
+/// copy; a pure memo, the same root as solved anew). `μ v_in` depends on `e` alone, so
+/// every contact of a patch (each of a note's latches, every humanized hit, every
+/// bounce) shares one solve, made at the patch change by the strike's set-up.
+fn mu_v_in_cached(e: f64) -> f64 {
+    use std::cell::Cell;
+    thread_local! {
+        static LAST: Cell<Option<(u64, f64)>> = const { Cell::new(None) };
+    }
+    LAST.with(|last| match last.get() {
+        Some((bits, z)) if bits == e.to_bits() => z,
+        _ => {
+            let z = mu_v_in_for(e);
+            last.set(Some((e.to_bits(), z)));
+            z
+        }
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::vout::v_out_exact;
+
+    /// The remembered root is the one solved anew, whatever was asked before it (each
+    /// value right after each other one, the same value twice, NaN among them).
+    #[test]
+    fn the_remembered_root_is_the_root() {
+        let es = [0.0, 0.05, 0.3, 0.3 + 1e-15, 0.7, 0.999, 1.0, f64::NAN];
+        for &a in &es {
+            for &b in &es {
+                mu_v_in_cached(a);
+                let got = mu_v_in_cached(b);
+                assert_eq!(got.to_bits(), mu_v_in_for(b).to_bits(), "{b} after {a}");
+                assert_eq!(mu_for(b, 2.0).to_bits(), (mu_v_in_for(b) / 2.0).to_bits());
+            }
+        }
+    }
 
     /// A note-on solves this for every humanized Bounciness: Newton must stop once its
     /// step is rounding noise, over the whole range, not run to the cap.

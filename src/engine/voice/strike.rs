@@ -14,7 +14,9 @@ use crate::model::{Bouncer, Contact, Irregularity};
 
 impl StrikeSetup {
     /// This set-up made ready for the patch `p` at `fs` before its first note: eq (9)'s
-    /// unit time, eq (19)'s root and the contact's normalisation at the top speed, the
+    /// unit time, eq (19)'s root (remembered by `restitution` for every later contact
+    /// of the patch), the body's per-patch poles, a bouncing patch's power tables
+    /// (`load::ExitSolve::prime`) and the contact's normalisation at the top speed, the
     /// very numbers that note's strike would solve for them (the same functions of the
     /// same inputs, cached: the note then reads them). A patch change pays for them
     /// once, not the first note after it; a note whose own contact differs (expression)
@@ -26,6 +28,10 @@ impl StrikeSetup {
         let contact = latch.contact_at(v_max);
         self.norm.latch(contact, v_max, fs);
         crate::model::body::prime_retune(&body_settings(p, 60), fs);
+        if train_of(p).gravity.is_some() {
+            // A bouncing strike's onsets solve their exits at the contact's α.
+            crate::model::load::ExitSolve::prime(contact.alpha);
+        }
     }
 }
 

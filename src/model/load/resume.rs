@@ -120,7 +120,7 @@ impl ExitSolve {
             beta: alpha + 1.0,
             gamma,
             g_tilde,
-            pow: AlphaPow::new(alpha),
+            pow: alpha_pow_cached(alpha),
         };
         let y = [0.0, 1.0];
         let dop = Dop {
@@ -137,6 +137,15 @@ impl ExitSolve {
             creeps: 0,
             time: 1.0,
             unscaled: None,
+        }
+    }
+
+    /// Makes now the power tables a solve at `alpha` sets up (see
+    /// [`alpha_pow_cached`]), so that the first onset of a patch does not: for a patch
+    /// change, before its notes. The same tables as without it.
+    pub fn prime(alpha: f64) {
+        if alpha.is_finite() && alpha > 0.0 {
+            alpha_pow_cached(alpha);
         }
     }
 
@@ -350,4 +359,25 @@ impl ExitSolve {
         }
         Stage::Locate(l)
     }
+}
+
+/// `AlphaPow::new(alpha)`, remembered for the last `alpha` this thread asked for (a
+/// thread's own copy: the audio thread's and the level worker's are apart; a pure memo,
+/// the same tables as made anew, so a render is the same whatever was asked before).
+/// Every onset of a patch solves at its `α`, which no humanized hit moves: its 32
+/// powers and 32 exponentials are made once per patch, at the patch change
+/// ([`ExitSolve::prime`]), not at each onset.
+pub(super) fn alpha_pow_cached(alpha: f64) -> AlphaPow {
+    use std::cell::Cell;
+    thread_local! {
+        static LAST: Cell<Option<AlphaPow>> = const { Cell::new(None) };
+    }
+    LAST.with(|last| match last.get() {
+        Some(p) if p.alpha().to_bits() == alpha.to_bits() => p,
+        _ => {
+            let p = AlphaPow::new(alpha);
+            last.set(Some(p));
+            p
+        }
+    })
 }

@@ -144,3 +144,23 @@ fn slices_give_the_one_shot_exit_of_creeps_and_sticks() {
     }
     assert!(n.0 > 100 && n.1 > 20, "long solves, sticks: {n:?}");
 }
+
+/// The remembered tables are those made anew, whatever α was asked before: each
+/// one right after each other one, the exact powers' α among them.
+#[test]
+fn remembered_power_tables_are_made_anew() {
+    let alphas = [1.0, 1.5, 2.55, 2.55 + 1e-12, 3.0, 0.7];
+    let xs = [1e-9, 0.37, 1.0, 2.9, 1e6];
+    for &a in &alphas {
+        for &b in &alphas {
+            super::ExitSolve::prime(a);
+            let (got, anew) = (
+                super::resume::alpha_pow_cached(b),
+                crate::model::alpha_pow::AlphaPow::new(b),
+            );
+            for x in xs {
+                assert_eq!(got.pow(x).to_bits(), anew.pow(x).to_bits(), "{b} after {a}");
+            }
+        }
+    }
+}
