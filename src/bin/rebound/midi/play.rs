@@ -70,41 +70,36 @@ struct Output<'p> {
 impl Output<'_> {
     /// Renders on to `to` samples.
     fn run(&mut self, engine: &mut Engine, to: usize) {
-        while self.left.len() < to {
-            let pos = self.left.len();
-            let next = to.min(pos + self.block);
-            self.left.resize(next, 0.0);
-            self.right.resize(next, 0.0);
-            let (l, r) = (&mut self.left[pos..], &mut self.right[pos..]);
-            if self.with_force {
-                self.force.resize(next, 0.0);
-                engine.render_with_force(l, r, Some(&mut self.force[pos..]));
-            } else {
-                engine.render(l, r);
-            }
-            if next / self.block != pos / self.block {
-                (self.progress)(next, self.end.max(next));
-            }
-        }
+        self.advance(engine, to, false);
     }
 
     /// Renders on towards `to` samples while a voice sounds: stops after the sample at
     /// which the last voice ended (`Engine::render_while_sounding`). Returns false when
     /// it stopped there, or when no voice sounded.
     fn run_while_sounding(&mut self, engine: &mut Engine, to: usize) -> bool {
+        self.advance(engine, to, true)
+    }
+
+    /// [`run`](Self::run), or (`while_sounding`) [`run_while_sounding`](Self::run_while_sounding).
+    fn advance(&mut self, engine: &mut Engine, to: usize, while_sounding: bool) -> bool {
         while self.left.len() < to {
             let pos = self.left.len();
             let next = to.min(pos + self.block);
             self.left.resize(next, 0.0);
             self.right.resize(next, 0.0);
             let (l, r) = (&mut self.left[pos..], &mut self.right[pos..]);
-            let done = if self.with_force {
+            let force = if self.with_force {
                 self.force.resize(next, 0.0);
-                engine.render_while_sounding(l, r, Some(&mut self.force[pos..]))
+                Some(&mut self.force[pos..])
             } else {
-                engine.render_while_sounding(l, r, None)
+                None
             };
-            let end = pos + done;
+            let end = if while_sounding {
+                pos + engine.render_while_sounding(l, r, force)
+            } else {
+                engine.render_with_force(l, r, force);
+                next
+            };
             self.left.truncate(end);
             self.right.truncate(end);
             if self.with_force {
