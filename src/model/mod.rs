@@ -15,6 +15,7 @@ pub mod hybrid;
 pub mod impact;
 pub mod irregular;
 pub mod load;
+mod memo;
 pub mod metrics;
 pub mod newton;
 pub mod paper;

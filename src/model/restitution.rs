@@ -10,6 +10,7 @@
 //! gives every strike the damping `μ = z(e)/v_in` that makes it leave at exactly
 //! `−e v_in`.
 
+use super::memo::{Last, remembered};
 use super::series::{PSI_SERIES_BELOW, psi};
 
 /// Restitution below this is taken as this (`z` grows like `ln(1/e)/e`).
@@ -111,23 +112,15 @@ pub fn mu_for(e: f64, v_in: f64) -> f64 {
     if mu.is_finite() { mu } else { 0.0 }
 }
 
-/// [`mu_v_in_for`], remembered for the last `e` this thread asked for (a thread's own
-/// copy; a pure memo, the same root as solved anew). `μ v_in` depends on `e` alone, so
+/// [`mu_v_in_for`], remembered for the last `e` this thread asked for (`model::memo`).
+/// `μ v_in` depends on `e` alone, so
 /// every contact of a patch (each of a note's latches, every humanized hit, every
 /// bounce) shares one solve, made at the patch change by the strike's set-up.
 fn mu_v_in_cached(e: f64) -> f64 {
-    use std::cell::Cell;
     thread_local! {
-        static LAST: Cell<Option<(u64, f64)>> = const { Cell::new(None) };
+        static LAST: Last<u64, f64> = const { Last::new(None) };
     }
-    LAST.with(|last| match last.get() {
-        Some((bits, z)) if bits == e.to_bits() => z,
-        _ => {
-            let z = mu_v_in_for(e);
-            last.set(Some((e.to_bits(), z)));
-            z
-        }
-    })
+    remembered(&LAST, e.to_bits(), || mu_v_in_for(e))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use super::limits::{BAND_FADE, BAND_LIMIT, MODES};
 use super::modes;
 use super::modes::*;
 use super::pickup::{SideWeights, side_weights_of};
-use std::cell::Cell;
+use crate::model::memo::{Last, remembered};
 use std::f64::consts::PI;
 
 /// One bank of [`MODES`] resonators' coefficients. Struct of arrays so the per-sample
@@ -235,7 +235,6 @@ impl Coefs {
 /// a humanized position pays no `exp` for them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Poles {
-    of: (BodyType, f64, f64, f64),
     tilt: Mx,
     alpha: Mx,
     r: Mx,
@@ -248,31 +247,21 @@ impl Poles {
         let rate = 1000f64.ln() / (t60.max(1e-4) * fs);
         let alpha: Mx = std::array::from_fn(|k| rate * powers.decay[k]);
         Self {
-            of: (kind, brightness, t60, fs),
             tilt: std::array::from_fn(|k| (tilt * powers.ln[k]).exp()),
             alpha,
             r: alpha.map(|a| (-a).exp()),
         }
     }
 
-    /// The poles of `st` at `fs`: the same numbers as made anew, remembered for the last
-    /// kind, Brightness, T60 and rate this thread asked for (a thread's own copy, so
-    /// the audio thread and the level worker never share it; a pure memo, so a render
-    /// is the same whatever was asked before). Every key and humanized hit of a patch
-    /// shares them; [`prime_retune`] makes them before a patch's first note.
+    /// The poles of `st` at `fs`, remembered for the last kind, Brightness, T60 and
+    /// rate this thread asked for (`model::memo`). Every key and humanized hit of a
+    /// patch shares them; [`prime_retune`] makes them before a patch's first note.
     pub(super) fn cached(st: &BodySettings, fs: f64) -> Self {
         thread_local! {
-            static LAST: Cell<Option<Poles>> = const { Cell::new(None) };
+            static LAST: Last<(BodyType, [u64; 3]), Poles> = const { Last::new(None) };
         }
-        let of = (st.kind, st.brightness, st.t60, fs);
-        LAST.with(|last| match last.get() {
-            Some(p) if same(p.of, of) => p,
-            _ => {
-                let p = Self::new(st.kind, st.brightness, st.t60, fs);
-                last.set(Some(p));
-                p
-            }
-        })
+        let of = (st.kind, [st.brightness, st.t60, fs].map(f64::to_bits));
+        remembered(&LAST, of, || Self::new(st.kind, st.brightness, st.t60, fs))
     }
 }
 
@@ -284,13 +273,6 @@ pub fn prime_retune(st: &BodySettings, fs: f64) {
 }
 
 /// Equal bit for bit (a NaN setting is its own and never equal under `==`).
-fn same(a: (BodyType, f64, f64, f64), b: (BodyType, f64, f64, f64)) -> bool {
-    a.0 == b.0
-        && a.1.to_bits() == b.1.to_bits()
-        && a.2.to_bits() == b.2.to_bits()
-        && a.3.to_bits() == b.3.to_bits()
-}
-
 /// Shrinks the poles of `k` so that no mode rings longer than `t60` s at `fs`: each
 /// pole `r e^{iω}` with `r` above `e^{−ln 1000 / (t60 fs)}` is scaled down to it,
 /// keeping its frequency. The readout weights are left alone (a damped mode's output

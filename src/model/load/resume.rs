@@ -9,6 +9,7 @@ use super::creep::{CreepState, CreepStep};
 use super::outcome::{LoadExit, scaled, time_scale};
 use super::solve::{MAX_STEPS, Scaled, State};
 use crate::model::alpha_pow::AlphaPow;
+use crate::model::memo::{Last, remembered};
 
 /// The creep's stiffness at which DOP853 hands it over ([`Scaled::creep_ahead`]), and
 /// how many times one contact may enter it.
@@ -361,23 +362,14 @@ impl ExitSolve {
     }
 }
 
-/// `AlphaPow::new(alpha)`, remembered for the last `alpha` this thread asked for (a
-/// thread's own copy: the audio thread's and the level worker's are apart; a pure memo,
-/// the same tables as made anew, so a render is the same whatever was asked before).
+/// `AlphaPow::new(alpha)`, remembered for the last `alpha` this thread asked for
+/// (`model::memo`).
 /// Every onset of a patch solves at its `α`, which no humanized hit moves: its 32
 /// powers and 32 exponentials are made once per patch, at the patch change
 /// ([`ExitSolve::prime`]), not at each onset.
 pub(super) fn alpha_pow_cached(alpha: f64) -> AlphaPow {
-    use std::cell::Cell;
     thread_local! {
-        static LAST: Cell<Option<AlphaPow>> = const { Cell::new(None) };
+        static LAST: Last<u64, AlphaPow> = const { Last::new(None) };
     }
-    LAST.with(|last| match last.get() {
-        Some(p) if p.alpha().to_bits() == alpha.to_bits() => p,
-        _ => {
-            let p = AlphaPow::new(alpha);
-            last.set(Some(p));
-            p
-        }
-    })
+    remembered(&LAST, alpha.to_bits(), || AlphaPow::new(alpha))
 }
