@@ -106,22 +106,18 @@ impl Hybrid {
         let e = (v1 - self.v) * self.inv_u;
         let delta = mu * e;
         let carry = an.tolerant() && delta.abs() < DELTA_MAX && self.since_anchor < REANCHOR_EVERY;
-        let (big_q1, eps) = if carry {
-            self.since_anchor += 1;
-            let e2 = e * e;
-            let psi_d = psi_small(delta);
-            let big_q1 = (self.big_q - e * self.dw) + e2 * psi_d;
-            // ε = x_scale·(d₁ v_in/w − Q₁)/g − 1, grouped so that the terms waiting on
-            // the series of ψ enter last.
-            let lead = d1 * (an.v_in * an.inv_w() * scale_g) - 1.0;
-            let eps =
-                (lead - (self.big_q * scale_g - e * (self.dw * scale_g))) - (e2 * scale_g) * psi_d;
-            (big_q1, eps)
-        } else {
-            self.since_anchor = 0;
-            let big_q1 = an.log_part(dw1);
-            (big_q1, (dw1 * an.v_in - big_q1) * scale_g - 1.0)
-        };
+        if !carry {
+            return self.correct_direct(an, v1, (dw1, inv_u1), scale_g, x_guess, g_pow);
+        }
+        self.since_anchor += 1;
+        let e2 = e * e;
+        let psi_d = psi_small(delta);
+        let big_q1 = (self.big_q - e * self.dw) + e2 * psi_d;
+        // ε = x_scale·(d₁ v_in/w − Q₁)/g − 1, grouped so that the terms waiting on
+        // the series of ψ enter last.
+        let lead = d1 * (an.v_in * an.inv_w() * scale_g) - 1.0;
+        let eps =
+            (lead - (self.big_q * scale_g - e * (self.dw * scale_g))) - (e2 * scale_g) * psi_d;
         self.v = v1;
         self.dw = dw1;
         self.big_q = big_q1;
@@ -130,14 +126,48 @@ impl Hybrid {
             let (x, x_pow) = an.near_series(eps, x_guess, g_pow);
             return Fix::OnCurve(x, x_pow);
         }
-        // Far from the guess, or no usable guess power (ε is NaN then).
-        let p = an.x_scale() * (dw1 * an.v_in - big_q1);
-        if p > 0.0 {
-            let x = an.x_from_pow_alpha1(p);
-            Fix::OnCurve(x, p / x)
-        } else {
-            Fix::PastOut
+        far_from_guess(an, dw1, big_q1)
+    }
+
+    /// [`correct`](Self::correct) re-anchored on the direct form of `Q` (every
+    /// [`REANCHOR_EVERY`] samples, a large step of `μe`, or an impact that is not
+    /// `tolerant`). Out of line: its `ln_1p` is a call, around which the carried path
+    /// would otherwise keep its values in memory.
+    #[inline(never)]
+    fn correct_direct(
+        &mut self,
+        an: &Analytic,
+        v1: f64,
+        (dw1, inv_u1): (f64, f64),
+        scale_g: f64,
+        x_guess: f64,
+        g_pow: f64,
+    ) -> Fix {
+        self.since_anchor = 0;
+        let big_q1 = an.log_part(dw1);
+        let eps = (dw1 * an.v_in - big_q1) * scale_g - 1.0;
+        self.v = v1;
+        self.dw = dw1;
+        self.big_q = big_q1;
+        self.inv_u = inv_u1;
+        if eps.abs() < NEAR_SERIES_BELOW {
+            let (x, x_pow) = an.near_series(eps, x_guess, g_pow);
+            return Fix::OnCurve(x, x_pow);
         }
+        far_from_guess(an, dw1, big_q1)
+    }
+}
+
+/// The point on the curve where `ε` is too large for the series around the guess (or
+/// there is no usable guess power: `ε` is NaN then), by `powf`; past `v_out`, none.
+#[inline(never)]
+fn far_from_guess(an: &Analytic, dw1: f64, big_q1: f64) -> Fix {
+    let p = an.x_scale() * (dw1 * an.v_in - big_q1);
+    if p > 0.0 {
+        let x = an.x_from_pow_alpha1(p);
+        Fix::OnCurve(x, p / x)
+    } else {
+        Fix::PastOut
     }
 }
 

@@ -1,13 +1,16 @@
 //! A voice sample by sample: the contact (the wall's bouncer or the two-way contact),
 //! the re-strike tail, the body, the mix, the ceiling and the guard.
 
-use super::norm::{IMPULSE_MARGIN, excitation};
+use super::norm::{IMPULSE_MARGIN, Norm, excitation};
 use super::settings::latch_cached;
 use super::strike::own_params;
 use super::{FULL_SCALE, Voice, VoiceSample, decay_declick};
+use crate::engine::expression::Expression;
+use crate::engine::humanize::Jitter;
 use crate::engine::level::GainSource;
 use crate::engine::params::EngineParams;
-use crate::model::BounceSample;
+use crate::model::hardness::UnitTime;
+use crate::model::{BounceSample, Impact, Latch};
 
 impl Voice {
     /// One sample. `mix` is the smoothed body/dry mix. Returns the output, under the
@@ -18,8 +21,9 @@ impl Voice {
     }
 
     /// [`tick`](Self::tick), each impact taking the gains `levels` has for what it
-    /// latched (a bounce after the parameters moved gets its own).
-    #[inline]
+    /// latched (a bounce after the parameters moved gets its own). In line in its
+    /// caller's sample loop: the sample it hands back is then not moved through memory.
+    #[inline(always)]
     pub fn tick_with(
         &mut self,
         p: &EngineParams,
@@ -46,6 +50,10 @@ impl Voice {
     }
 
     /// [`tick`](Self::tick) before the ceiling: what the calibration measures.
+    ///
+    /// What a sample rarely does (land a retune a contact put off, play a two-way strike
+    /// or an interrupted contact, latch an impact's gains) is out of line: the sample of
+    /// a wall contact keeps its values in registers, not in a frame sized for those.
     #[inline(always)]
     pub(super) fn tick_raw(
         &mut self,
@@ -57,40 +65,27 @@ impl Voice {
         // jitter) matter only where something latches them: a contact's onset, its
         // gains, a retune put off by a contact. They are made there, not every sample.
         let raw = p;
-        let mut s = BounceSample::default();
-        let mut u = 0.0;
-        let mut onset = false;
         if self.body_stale && !self.pressing() {
-            // The contact that kept the body has ended: what moved during it lands now.
-            let own = self.own_now(raw, self.epoch);
-            self.retune_body(own.as_ref().unwrap_or(raw));
+            self.land_retune(raw);
         }
         self.hand_on();
-        if let Some(t) = self.two_way.as_mut()
-            && !t.is_done()
-        {
-            (s, u) = t.excite(&self.norm, &mut self.budget);
-            onset = s.onset;
+        let (mut s, mut u) = (BounceSample::default(), 0.0);
+        if self.two_way.as_ref().is_some_and(|t| !t.is_done()) {
+            (s, u) = self.two_way_sample();
         } else if let Some(wall) = self.wall_sample(raw) {
             (s, u) = wall;
-            onset = s.onset;
         }
-        if onset
+        if s.onset
             && !self.probing
             && let Some(levels) = levels
         {
-            // Each impact is played at the gains made for what it latched (a bounce
-            // after the parameters moved gets its own): a table lookup.
-            let own = self.own_now(raw, self.epoch);
-            self.gain = levels.gains(self.key, own.as_ref().unwrap_or(raw), raw, mix);
+            self.onset_gains(raw, mix, levels);
         }
-        let (mut tail_u, mut tail_dry, mut tail_drive) = (0.0, 0.0, 0.0);
-        if let Some(t) = self.tail.as_mut() {
-            match t.tick(self.fs) {
-                Some(x) => (tail_u, tail_dry, tail_drive) = x,
-                None => self.tail = None,
-            }
-        }
+        let (tail_u, tail_dry, tail_drive) = if self.tail.is_some() {
+            self.tail_sample()
+        } else {
+            (0.0, 0.0, 0.0)
+        };
         let drive = self.gain.body * u * self.norm.body_drive + tail_drive + self.held_drive;
         self.last_drive = drive;
         let (body, body_side) = self.body.tick_pickups(drive);
@@ -105,8 +100,53 @@ impl Voice {
             force: u + tail_u,
             dry,
             body,
-            contact: s,
+            // Field by field: moved whole, its padding was copied too.
+            contact: BounceSample {
+                onset: s.onset,
+                detached: s.detached,
+                dv: s.dv,
+            },
         }
+    }
+
+    /// The contact that kept the body has ended: what moved during it lands now.
+    #[cold]
+    #[inline(never)]
+    fn land_retune(&mut self, raw: &EngineParams) {
+        let own = self.own_now(raw, self.epoch);
+        self.retune_body(own.as_ref().unwrap_or(raw));
+    }
+
+    /// One sample of the two-way strike in progress.
+    #[inline(never)]
+    fn two_way_sample(&mut self) -> (BounceSample, f64) {
+        match self.two_way.as_mut() {
+            Some(t) => t.excite(&self.norm, &mut self.budget),
+            None => (BounceSample::default(), 0.0),
+        }
+    }
+
+    /// Each impact is played at the gains made for what it latched (a bounce after the
+    /// parameters moved gets its own): a table lookup.
+    #[cold]
+    #[inline(never)]
+    fn onset_gains(&mut self, raw: &EngineParams, mix: f64, levels: &mut dyn GainSource) {
+        let own = self.own_now(raw, self.epoch);
+        self.gain = levels.gains(self.key, own.as_ref().unwrap_or(raw), raw, mix);
+    }
+
+    /// One sample of the contact a re-strike interrupted: `(u, dry, drive)`, zeros once
+    /// it has left the wall (and then it is gone).
+    #[inline(never)]
+    fn tail_sample(&mut self) -> (f64, f64, f64) {
+        let fs = self.fs;
+        let Some(t) = self.tail.as_mut() else {
+            return (0.0, 0.0, 0.0);
+        };
+        t.tick(fs).unwrap_or_else(|| {
+            self.tail = None;
+            (0.0, 0.0, 0.0)
+        })
     }
 
     /// One sample of the rigid-wall bouncer, while it has impacts to play: what the
@@ -119,25 +159,24 @@ impl Voice {
         let fs = self.fs;
         let (expression, jitter, memo) = (&self.expression, &self.jitter, &mut self.own_memo);
         let epoch = self.epoch;
-        let s = b.step(|| {
-            // Latching at onset: the new impact takes the parameters of now.
-            let own = own_params(expression, jitter, memo, epoch, raw);
-            let p = own.as_ref().unwrap_or(raw);
-            let v_max = p.v_max.max(p.v_min);
-            let latch = latch_cached(p, unit);
-            let c = latch.contact_at(v_max);
-            if norm.contact != c || norm.v_max != v_max {
-                *norm = norm.relatch(c, v_max, fs);
-            }
-            latch
-        });
-        let imp = b.impact();
+        // The latching closure is made only where the sample is more than a contact's
+        // step: its captures would otherwise be laid out every sample.
+        let s = match b.step_contact() {
+            Ok(s) => s,
+            Err(rest) => b.step_rest(rest, || {
+                // Latching at onset: the new impact takes the parameters of now.
+                let own = OwnAt {
+                    expression,
+                    jitter,
+                    memo,
+                    epoch,
+                    raw,
+                };
+                latch_at_onset(own, unit, norm, fs)
+            }),
+        };
         if s.onset {
-            let an = imp.analytic();
-            // Impulse budget of this impact: the exact momentum transfer of
-            // eq (6), with room for audible integrator error.
-            let dv = an.v_in - an.v_out();
-            self.budget = IMPULSE_MARGIN * an.contact.mass * dv.max(0.0) * fs * self.norm.inv_peak;
+            self.budget = onset_budget(b.impact(), &self.norm, fs);
         }
         // The wall force averaged over this sample: the momentum the mass gave the
         // wall, m Σ(v_before − v_after), times fs. Unlike the force sampled at the
@@ -146,7 +185,7 @@ impl Voice {
         // and be silent). Under gravity in contact it is the force over the static
         // load `m g`, which the body does not hear (never below 0: no step when a
         // contact starts or the mass comes to rest).
-        let f_avg = imp.analytic().contact.mass * s.dv * fs;
+        let f_avg = b.impact().analytic().contact.mass * s.dv * fs;
         let u = excitation(f_avg, &self.norm, &mut self.budget);
         Some((s, u))
     }
@@ -177,4 +216,40 @@ impl Voice {
         }
         (y, side, dry, body)
     }
+}
+
+/// What a voice's own parameters are made from (see [`own_params`]), borrowed from it.
+struct OwnAt<'a> {
+    expression: &'a Expression,
+    jitter: &'a Jitter,
+    memo: &'a mut Option<(u64, EngineParams)>,
+    epoch: Option<u64>,
+    raw: &'a EngineParams,
+}
+
+/// What a new impact of the wall's train latches at its onset (the parameters of now),
+/// relatching the normalisation where the contact moved. Out of line: an onset inside a
+/// train is rare, and its parameter copies would otherwise size every sample's frame.
+#[cold]
+#[inline(never)]
+fn latch_at_onset(own: OwnAt, unit: &mut UnitTime, norm: &mut Norm, fs: f64) -> Latch {
+    let mine = own_params(own.expression, own.jitter, own.memo, own.epoch, own.raw);
+    let p = mine.as_ref().unwrap_or(own.raw);
+    let v_max = p.v_max.max(p.v_min);
+    let latch = latch_cached(p, unit);
+    let c = latch.contact_at(v_max);
+    if norm.contact != c || norm.v_max != v_max {
+        *norm = norm.relatch(c, v_max, fs);
+    }
+    latch
+}
+
+/// Impulse budget of an impact at its onset: the exact momentum transfer of eq (6),
+/// with room for audible integrator error.
+#[cold]
+#[inline(never)]
+fn onset_budget(imp: &Impact, norm: &Norm, fs: f64) -> f64 {
+    let an = imp.analytic();
+    let dv = an.v_in - an.v_out();
+    IMPULSE_MARGIN * an.contact.mass * dv.max(0.0) * fs * norm.inv_peak
 }

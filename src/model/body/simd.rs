@@ -27,10 +27,8 @@ pub(super) fn tick<const SIDE: bool>(
 ) -> (f64, f64) {
     #[cfg(target_arch = "x86_64")]
     if vector {
-        let (mut m, mut s) = (0.0, 0.0);
         // SAFETY: `vector` is only ever true where the CPU has AVX2 and FMA.
-        unsafe { avx2::run::<SIDE>(re, im, k, std::iter::once(((&u, &mut m), &mut s))) };
-        return (m, s);
+        return unsafe { avx2::tick::<SIDE>(re, im, k, u) };
     }
     let _ = vector;
     tick_bank::<SIDE>(re, im, k, u)
@@ -132,6 +130,41 @@ mod avx2 {
             return (hsum2(m, m).0, 0.0);
         }
         hsum2(m, s)
+    }
+
+    /// One sample, `(mid, side)` as a run of one would write them: returned in
+    /// registers, not through the run's output slices.
+    #[inline(never)]
+    #[target_feature(enable = "avx2,fma")]
+    pub(super) fn tick<const SIDE: bool>(
+        re: &mut [f64; MODES],
+        im: &mut [f64; MODES],
+        k: &Coefs,
+        u: f64,
+    ) -> (f64, f64) {
+        match k.live {
+            0 => tick_groups::<SIDE, 0>(re, im, k, u),
+            1 => tick_groups::<SIDE, 1>(re, im, k, u),
+            2 => tick_groups::<SIDE, 2>(re, im, k, u),
+            3 => tick_groups::<SIDE, 3>(re, im, k, u),
+            _ => tick_groups::<SIDE, 4>(re, im, k, u),
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn tick_groups<const SIDE: bool, const G: usize>(
+        re: &mut [f64; MODES],
+        im: &mut [f64; MODES],
+        k: &Coefs,
+        u: f64,
+    ) -> (f64, f64) {
+        let r = Regs::of(k);
+        let (mut vr, mut vi) = (load(re), load(im));
+        let (a, b) = step::<SIDE, G>(&mut vr, &mut vi, &r, u);
+        store(re, &vr);
+        store(im, &vi);
+        (a + k.d * u, if SIDE { b + k.sd * u } else { 0.0 })
     }
 
     /// A run of samples with the state and coefficients held in registers (each one's

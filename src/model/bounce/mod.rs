@@ -107,6 +107,16 @@ pub struct BounceSample {
     pub dv: f64,
 }
 
+/// What is left of a sample after [`Bouncer::step_contact`]: what the sample did so
+/// far, how much of it is accounted for, the event passes taken and the exit's budget.
+#[derive(Clone, Copy, Debug)]
+pub struct Rest {
+    out: BounceSample,
+    pos: f64,
+    done: u32,
+    budget: u32,
+}
+
 /// A chain of impacts driven sample by sample. The contact parameters and scheme are
 /// read from the caller at each onset (latched) so that live changes take effect from
 /// the next impact and never break a contact in progress.
@@ -247,17 +257,76 @@ impl Bouncer {
     /// latches.
     #[inline]
     pub fn step<L: Into<Latch>>(&mut self, next: impl FnOnce() -> L) -> BounceSample {
+        match self.step_contact() {
+            Ok(out) => out,
+            Err(rest) => self.step_rest(rest, next),
+        }
+    }
+
+    /// [`step`](Self::step) in two parts, for a caller whose `next` costs something to
+    /// make: the sample of a contact in progress with no exit being solved (nearly
+    /// every sample: the event loop's first pass, in line, with nothing to spend), or
+    /// what is left of the sample for [`step_rest`](Self::step_rest).
+    #[inline(always)]
+    pub fn step_contact(&mut self) -> Result<BounceSample, Rest> {
         let mut out = BounceSample::default();
-        let mut next = Some(next);
         self.elapsed += 1;
+        if self.pending.is_none() && matches!(self.phase, Phase::Contact) {
+            out.onset = std::mem::take(&mut self.pending_onset);
+            let before = self.impact.v();
+            let still = self.impact.step();
+            out.dv += before - self.impact.v();
+            if still {
+                return Ok(out);
+            }
+            out.detached = true;
+            let pos = self.impact.exit_fraction();
+            self.after_contact();
+            return Err(Rest {
+                out,
+                pos,
+                done: 1,
+                budget: self.slice,
+            });
+        }
         // The exit's solve takes at most this much of the sample, whatever starts in it:
         // more while a flight waits for it (its landing cannot happen before).
         let waiting = self.pending.is_some() && matches!(self.phase, Phase::Flight { .. });
         let mut budget = if waiting { self.wait } else { self.slice };
         self.spend(&mut budget);
-        // How much of this sample has been accounted for.
-        let mut pos = 0.0;
-        for _ in 0..MAX_EVENTS {
+        Err(Rest {
+            out,
+            pos: 0.0,
+            done: 0,
+            budget,
+        })
+    }
+
+    /// The rest of [`step`](Self::step)'s sample after
+    /// [`step_contact`](Self::step_contact).
+    #[inline(never)]
+    pub fn step_rest<L: Into<Latch>>(
+        &mut self,
+        rest: Rest,
+        next: impl FnOnce() -> L,
+    ) -> BounceSample {
+        self.events(rest.out, rest.pos, rest.done, rest.budget, next)
+    }
+
+    /// The rest of [`step`](Self::step)'s sample from `pos` (how much of it has been
+    /// accounted for), `done` of its [`MAX_EVENTS`] passes taken, with `budget` steps of
+    /// the exit's solve left for an impact landing in it.
+    #[inline(always)]
+    fn events<L: Into<Latch>>(
+        &mut self,
+        mut out: BounceSample,
+        mut pos: f64,
+        done: u32,
+        mut budget: u32,
+        next: impl FnOnce() -> L,
+    ) -> BounceSample {
+        let mut next = Some(next);
+        for _ in done..MAX_EVENTS {
             match self.phase {
                 Phase::Done => return out,
                 Phase::Contact => {

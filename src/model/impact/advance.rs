@@ -61,12 +61,13 @@ impl Impact {
     fn advance_one(&mut self) -> bool {
         let v0 = self.v;
         let ok = self.substep();
-        let start = (self.n - 1) as f64;
-        if self.clock_zone > 0.0 && self.clock_pending() {
+        // The sample's start, in samples, only where an instant is dated.
+        let start = |n: u64| (n - 1) as f64;
+        if self.clock_may_move() {
             self.tick_clock(v0, start, self.h * self.sample_rate());
         }
         if !ok {
-            self.exit_at(start + self.theta);
+            self.exit_at(start(self.n) + self.theta);
             return false;
         }
         self.after_sample()
@@ -91,12 +92,9 @@ impl Impact {
             let v0 = self.v;
             let ok = self.substep();
             // The clock's instants only where it has something to do.
-            if self.clock_zone > 0.0 && self.clock_pending() {
-                self.tick_clock(
-                    v0,
-                    at(self.n, i, 0.0, self.substeps),
-                    self.h * self.sample_rate(),
-                );
+            if self.clock_may_move() {
+                let substeps = self.substeps;
+                self.tick_clock(v0, |n| at(n, i, 0.0, substeps), self.h * self.sample_rate());
             }
             if !ok {
                 self.exit_at(at(self.n, i, self.theta, self.substeps));

@@ -36,15 +36,26 @@ impl Impact {
         !(self.clock_t.is_finite() || self.v.is_nan() || self.v >= 0.0)
     }
 
+    /// Whether [`tick_clock`](Self::tick_clock) has anything to do after this step: it
+    /// runs (with the hybrid, below [`CLOCK_ZONE`]), may still move, and has started or
+    /// starts now. One compare for the samples above the zone, most of a contact.
+    #[inline(always)]
+    pub(super) fn clock_may_move(&self) -> bool {
+        self.clock_zone > 0.0
+            && (self.x < self.clock_zone || self.clock_x.is_finite())
+            && self.clock_pending()
+    }
+
     /// The exit clock of the hybrid correction. On the way out, near the wall, `v` is
     /// flat (the force vanishes there) and `x(v) ∝ (v − v_out)^{1/(α+1)}` turns a
     /// small error of the method's `v` into an exit tens of steps early or late, which
     /// would make the bounce rhythm depend on the rate. Below [`CLOCK_ZONE`] of
     /// `x_max` the clock carries its own `x` by the trapezoid rule on the method's `v`
     /// and dates the exit where it reaches 0; the state (and so the energy, eq 20) stays
-    /// the hybrid's. `start` is the step's start in samples, `len` its length.
+    /// the hybrid's. `start(n)` is the step's start in samples at sample `n`, made only
+    /// where the exit is dated (most steps only carry `x`); `len` is its length.
     #[inline]
-    pub(super) fn tick_clock(&mut self, v0: f64, start: f64, len: f64) {
+    pub(super) fn tick_clock(&mut self, v0: f64, start: impl Fn(u64) -> f64, len: f64) {
         if !self.clock_pending() {
             return;
         }
@@ -57,7 +68,7 @@ impl Impact {
         let x1 = self.clock_x + 0.5 * (v0 + self.v) * len / self.sample_rate();
         if x1 <= 0.0 {
             let theta = self.clock_x / (self.clock_x - x1);
-            self.clock_t = start + theta * len;
+            self.clock_t = start(self.n) + theta * len;
         }
         self.clock_x = x1;
     }

@@ -47,6 +47,12 @@ impl Impact {
         if self.near_pow && matches!(self.scheme.method, Method::Verlet | Method::Heun) {
             self.pow_ref = PowNear::new(self.x, pow_now);
         }
+        // Nearly every step: no runaway, still inside the wall, no load. One branch for
+        // the three checks below, which give `true` then.
+        let inside = self.x > 0.0 && self.x < f64::INFINITY;
+        if self.v.abs() <= self.v_runaway && inside && !(self.load.g > 0.0) {
+            return true;
+        }
         if !(self.v.abs() <= self.v_runaway && self.x.is_finite()) {
             self.theta = 1.0;
             self.end(self.v_target, true);
