@@ -50,7 +50,8 @@ impl Impact {
         // Nearly every step: no runaway, still inside the wall, no load. One branch for
         // the three checks below, which give `true` then.
         let inside = self.x > 0.0 && self.x < f64::INFINITY;
-        if self.v.abs() <= self.v_runaway && inside && !(self.load.g > 0.0) {
+        let loaded = self.load.g > 0.0;
+        if self.v.abs() <= self.v_runaway && inside && !loaded {
             return true;
         }
         if !(self.v.abs() <= self.v_runaway && self.x.is_finite()) {
@@ -58,7 +59,7 @@ impl Impact {
             self.end(self.v_target, true);
             return false;
         }
-        if self.load.g > 0.0 && self.held_at_wall(&c, h) {
+        if loaded && self.held_at_wall(&c, h) {
             return true;
         }
         if self.x <= 0.0 {

@@ -1,0 +1,142 @@
+//! A bouncer's sample: the contact in progress stepped in line, and the event loop
+//! (a contact ending, a flight, a landing) for the samples that hold more.
+
+use super::*;
+
+impl Bouncer {
+    /// Advances one sample. `next` gives what a new impact starting in this sample
+    /// latches.
+    #[inline]
+    pub fn step<L: Into<Latch>>(&mut self, next: impl FnOnce() -> L) -> BounceSample {
+        match self.step_contact() {
+            Ok(out) => out,
+            Err(rest) => self.step_rest(rest, next),
+        }
+    }
+
+    /// [`step`](Self::step) in two parts, for a caller whose `next` costs something to
+    /// make: the sample of a contact in progress with no exit being solved (nearly
+    /// every sample: the event loop's first pass, in line, with nothing to spend), or
+    /// what is left of the sample for [`step_rest`](Self::step_rest).
+    #[inline(always)]
+    pub fn step_contact(&mut self) -> Result<BounceSample, Rest> {
+        let mut out = BounceSample::default();
+        self.elapsed += 1;
+        if self.pending.is_none() && matches!(self.phase, Phase::Contact) {
+            out.onset = std::mem::take(&mut self.pending_onset);
+            let before = self.impact.v();
+            let still = self.impact.step();
+            out.dv += before - self.impact.v();
+            if still {
+                return Ok(out);
+            }
+            out.detached = true;
+            let pos = self.impact.exit_fraction();
+            self.after_contact();
+            return Err(Rest {
+                out,
+                pos,
+                done: 1,
+                budget: self.slice,
+            });
+        }
+        // The exit's solve takes at most this much of the sample, whatever starts in it:
+        // more while a flight waits for it (its landing cannot happen before).
+        let waiting = self.pending.is_some() && matches!(self.phase, Phase::Flight { .. });
+        let mut budget = if waiting { self.wait } else { self.slice };
+        self.spend(&mut budget);
+        Err(Rest {
+            out,
+            pos: 0.0,
+            done: 0,
+            budget,
+        })
+    }
+
+    /// The rest of [`step`](Self::step)'s sample after
+    /// [`step_contact`](Self::step_contact).
+    #[inline(never)]
+    pub fn step_rest<L: Into<Latch>>(
+        &mut self,
+        rest: Rest,
+        next: impl FnOnce() -> L,
+    ) -> BounceSample {
+        self.events(rest.out, rest.pos, rest.done, rest.budget, next)
+    }
+
+    /// The rest of [`step`](Self::step)'s sample from `pos` (how much of it has been
+    /// accounted for), `done` of its [`MAX_EVENTS`] passes taken, with `budget` steps of
+    /// the exit's solve left for an impact landing in it.
+    #[inline(always)]
+    fn events<L: Into<Latch>>(
+        &mut self,
+        mut out: BounceSample,
+        mut pos: f64,
+        done: u32,
+        mut budget: u32,
+        next: impl FnOnce() -> L,
+    ) -> BounceSample {
+        let mut next = Some(next);
+        for _ in done..MAX_EVENTS {
+            match self.phase {
+                Phase::Done => return out,
+                Phase::Contact => {
+                    out.onset |= std::mem::take(&mut self.pending_onset);
+                    let before = self.impact.v();
+                    let still = self.impact.step();
+                    out.dv += before - self.impact.v();
+                    if still {
+                        return out;
+                    }
+                    out.detached = true;
+                    pos = self.impact.exit_fraction();
+                    self.after_contact();
+                }
+                Phase::Flight {
+                    x0,
+                    v0,
+                    t,
+                    t_return,
+                } => {
+                    let rest_of_sample = (1.0 - pos) / self.fs;
+                    // A flight whose exit is still being solved does not land: its
+                    // return time is not known yet (see `exit_known`).
+                    if t + rest_of_sample < t_return || self.pending.is_some() {
+                        self.phase = Phase::Flight {
+                            x0,
+                            v0,
+                            t: t + rest_of_sample,
+                            t_return,
+                        };
+                        return out;
+                    }
+                    // Back at the wall inside this sample: the next impact starts there
+                    // with the exact return speed (flight conserves energy).
+                    let g = self.train.gravity.unwrap_or(0.0);
+                    let v_in = (v0 * v0 - 2.0 * g * x0).max(0.0).sqrt();
+                    pos = (pos + (t_return - t) * self.fs).clamp(0.0, 1.0);
+                    let latch: Latch = match next.take() {
+                        Some(f) => f().into(),
+                        None => self.latch,
+                    };
+                    let late = self.elapsed as f64 > MAX_TRAIN_TIME * self.fs;
+                    let no_speed = v_in.is_nan() || v_in <= 0.0;
+                    if self.impacts >= MAX_IMPACTS || late || no_speed || pos >= 1.0 {
+                        self.finish(false);
+                        return out;
+                    }
+                    (self.impact, self.last, self.pending) =
+                        Self::open(self.train, self.fs, &latch, v_in, pos);
+                    self.latch = latch;
+                    self.spend(&mut budget);
+                    self.impacts += 1;
+                    self.phase = Phase::Contact;
+                    self.pending_onset = true;
+                }
+            }
+        }
+        // More contacts than MAX_EVENTS in one sample: the train has ended.
+        self.finish(self.train.in_contact);
+        out
+    }
+}
