@@ -16,7 +16,7 @@
 //! sample it arrives in (`two_way_exit.rs`).
 //!
 //! Every state is fixed-size; nothing allocates. Where the coupled step rule needs more
-//! than [`MAX_VOICE_SUBSTEPS`] steps a sample the strike is refused and the voice plays
+//! than [`max_voice_substeps`] steps a sample the strike is refused and the voice plays
 //! the rigid wall instead ([`TwoWay::new`] returns `None`).
 
 // The modes are a struct of arrays, indexed together up to `n`.
@@ -42,10 +42,26 @@ use {
     crate::model::coupled::{State, StrikeModes},
 };
 
-/// Most steps of the coupled system a voice takes a sample: with up to 16 modes, about
-/// as much work as a rigid-wall contact at its own limit. A strike that needs more is
-/// played on the rigid wall.
+/// Most steps of the coupled system a voice takes a sample at 48 kHz and below: with up
+/// to 16 modes, about as much work as a rigid-wall contact at its own limit. A strike
+/// that needs more is played on the rigid wall.
 pub const MAX_VOICE_SUBSTEPS: u32 = 128;
+
+/// Most steps a sample at `fs`: [`MAX_VOICE_SUBSTEPS`] up to 48 kHz, then the same number
+/// of steps a second. A strike needs a step of a given length in time, so its steps a
+/// sample fall as the rate rises: a budget per sample would take strikes at 384 kHz
+/// that it refuses at 48 kHz, at eight times their cost a second there (a voice, and
+/// each level calibration of it, several times slower than real time). Per second, a
+/// strike plays two-way or on the rigid wall alike at every rate above 48 kHz.
+pub fn max_voice_substeps(fs: f64) -> u32 {
+    let per_second = f64::from(MAX_VOICE_SUBSTEPS) * 48_000.0;
+    let n = (per_second / fs).floor();
+    if n.is_finite() {
+        n.clamp(1.0, f64::from(MAX_VOICE_SUBSTEPS)) as u32
+    } else {
+        MAX_VOICE_SUBSTEPS
+    }
+}
 /// Longest the striker stays near the body in one strike, s (a striker resting on the
 /// body under gravity would otherwise keep the coupled system running for ever): the
 /// strike then ends, as a rigid-wall train ends at rest.
@@ -128,7 +144,7 @@ pub(super) struct TwoWay {
 impl TwoWay {
     /// The strike of `contact` at `v_in` on the body `st` of `p.body_mass` kg, or `None`
     /// where the patch is the rigid wall, there is no body, or the coupled system would
-    /// need more than [`MAX_VOICE_SUBSTEPS`] steps a sample (the rigid wall plays it).
+    /// need more than [`max_voice_substeps`] steps a sample (the rigid wall plays it).
     pub(super) fn new(
         p: &EngineParams,
         st: &BodySettings,
@@ -148,7 +164,7 @@ impl TwoWay {
         let contact = latch.contact_at(v_in);
         let sys = Coupled { contact, modes };
         let substeps = sys.substeps(v_in, 1.0 / fs)?;
-        if substeps > MAX_VOICE_SUBSTEPS {
+        if substeps > max_voice_substeps(fs) {
             return None;
         }
         let run =

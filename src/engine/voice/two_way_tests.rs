@@ -81,6 +81,42 @@ fn the_voice_refuses_a_strike_past_its_budget() {
     assert!(!taken(&none, 48_000.0).1);
 }
 
+/// The voice's budget is per second above 48 kHz: a strike the voice refuses at 48 kHz
+/// (486 steps a sample at 44.1 kHz) is refused at every higher rate too, though the
+/// step rule's count falls under 128 a sample there (at 384 kHz, 56); one it takes at
+/// 48 kHz it takes at every rate.
+#[test]
+fn the_budget_refuses_the_same_strikes_at_every_rate() {
+    let stiff = EngineParams {
+        controls: Controls::Expert,
+        k: 1e8,
+        alpha: 1.0,
+        mass: 1e-4,
+        v_max: 50.0,
+        coupling: Coupling::TwoWay,
+        body_mass: 1e-3,
+        ..Default::default()
+    };
+    let default = EngineParams {
+        coupling: Coupling::TwoWay,
+        ..Default::default()
+    };
+    assert!(!taken(&stiff, 48_000.0).1);
+    assert!(taken(&default, 48_000.0).1);
+    for fs in [88_200.0, 96_000.0, 192_000.0, 384_000.0] {
+        let (rule, voice) = taken(&stiff, fs);
+        assert!(!voice, "{fs} Hz: {rule:?} steps a sample taken");
+        assert!(taken(&default, fs).1, "{fs} Hz: the default patch refused");
+    }
+    assert!(
+        taken(&stiff, 384_000.0)
+            .0
+            .is_some_and(|n| n <= MAX_VOICE_SUBSTEPS)
+    );
+    assert_eq!(max_voice_substeps(44_100.0), MAX_VOICE_SUBSTEPS);
+    assert_eq!(max_voice_substeps(384_000.0), 16);
+}
+
 /// The closed-form free decay against many small steps of the exact solution's ODE
 /// (RK4), for an underdamped, an overdamped and a critically damped mode.
 #[test]
