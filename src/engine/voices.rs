@@ -218,7 +218,7 @@ impl Engine {
         if p != self.params {
             self.epoch += 1;
             // The next note's strike set-up solved now (see `StrikeSetup::prime`).
-            self.setup.prime(&p, self.fs);
+            self.setup.prime(&p, &self.body_params, self.fs);
         }
         self.params = p;
         self.levels.set(&p, self.fs);
