@@ -277,7 +277,7 @@ pub struct Lookup<'a, F: Fn(usize) -> Option<Entry>> {
     /// The entry in a slot, if there is one.
     pub entry: F,
     /// The keys that may have an entry, a bit each: the search for the nearest key
-    /// reads no other (it read every key's slot, cold, for a key not made yet).
+    /// reads no other, so a key not made yet does not read every key's slot cold.
     pub keys: [u64; 2],
 }
 
