@@ -92,7 +92,8 @@ fn patches() -> Vec<(String, EngineParams)> {
 
 fn main() {
     // `cargo bench --bench worst_case -- SECTION…` runs the named sections only
-    // (chord, storm, note-on); without one, all three.
+    // (chord, storm, note-on); without one, all three. `worst` adds to the note-on
+    // section the ten slowest first notes after a patch change, with their patches.
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| !a.starts_with('-'))
@@ -104,8 +105,8 @@ fn main() {
     if wants("storm") {
         storm();
     }
-    if wants("note-on") {
-        random_note_ons();
+    if wants("note-on") || args.iter().any(|a| a == "worst") {
+        random_note_ons(args.iter().any(|a| a == "worst"));
     }
 }
 
@@ -179,16 +180,16 @@ const NOTE_ON_RUNS: usize = 3;
 /// patch changes just before its notes (a table being made: the previous one serves),
 /// then 16 notes on random keys at random velocities, Humanize as drawn. The same
 /// patches and notes in each of [`NOTE_ON_RUNS`] runs, on a new engine each time.
-fn random_note_ons() {
+fn random_note_ons(worst: bool) {
     println!();
     println!(
         "{:<40} {:>10} {:>10} {:>10}",
         "note-on, 1000 random patches", "worst µs", "p99 µs", "median µs"
     );
     for fs in [48_000.0, 192_000.0] {
-        let mut times = note_on_times(fs);
+        let (mut times, notes) = note_on_times(fs);
         for _ in 1..NOTE_ON_RUNS {
-            for (t, again) in times.iter_mut().zip(note_on_times(fs)) {
+            for (t, again) in times.iter_mut().zip(note_on_times(fs).0) {
                 *t = t.min(again);
             }
         }
@@ -203,6 +204,33 @@ fn random_note_ons() {
         };
         quantiles(&format!("{rate}, first after a patch change"), pick(true));
         quantiles(&format!("{rate}, the other notes"), pick(false));
+        if worst {
+            slowest_first_notes(&times, &notes);
+        }
+    }
+}
+
+/// Prints the ten slowest first notes after a patch change: which patch (its index
+/// among the 1000), key and velocity, and what of the patch shapes a note-on's work.
+fn slowest_first_notes(times: &[f64], notes: &[(EngineParams, u8, f32)]) {
+    let mut first: Vec<usize> = (0..times.len()).step_by(NOTES).collect();
+    first.sort_by(|&a, &b| times[b].total_cmp(&times[a]));
+    for &i in first.iter().take(10) {
+        let (p, key, velocity) = &notes[i];
+        println!(
+            "  {:6.2} µs  patch {:3}  key {key:3}  velocity {velocity:.2}  {:?} {:?}{}{}  humanize {:.2}",
+            times[i] * 1e6,
+            i / NOTES,
+            p.coupling,
+            p.body,
+            if p.bouncing { ", bouncing" } else { "" },
+            if p.gravity_in_contact {
+                ", gravity in contact"
+            } else {
+                ""
+            },
+            p.humanize
+        );
     }
 }
 
@@ -222,8 +250,9 @@ fn quantiles(name: &str, mut times: Vec<f64>) {
     );
 }
 
-/// One run of [`random_note_ons`] at `fs`: every note-on's time, in order.
-fn note_on_times(fs: f64) -> Vec<f64> {
+/// One run of [`random_note_ons`] at `fs`: every note-on's time, in order, and its
+/// patch, key and velocity.
+fn note_on_times(fs: f64) -> (Vec<f64>, Vec<(EngineParams, u8, f32)>) {
     let mut state = 0x9e37_79b9_7f4a_7c15u64;
     let mut uniform = move || {
         state ^= state << 13;
@@ -237,6 +266,7 @@ fn note_on_times(fs: f64) -> Vec<f64> {
     e.use_level_worker(link);
     let (mut l, mut r) = (vec![0f32; 64], vec![0f32; 64]);
     let mut times = Vec::with_capacity(16_000);
+    let mut notes = Vec::with_capacity(16_000);
     for _ in 0..1000 {
         let p = random_patch(&mut uniform);
         e.set_params(&p);
@@ -247,10 +277,11 @@ fn note_on_times(fs: f64) -> Vec<f64> {
             let t = Instant::now();
             e.note_on(black_box(key), velocity, 0, None);
             times.push(t.elapsed().as_secs_f64());
+            notes.push((p, key, velocity));
         }
         e.render(&mut l, &mut r);
     }
-    times
+    (times, notes)
 }
 
 /// The note storm (see the module doc): the worst and median block, note-ons

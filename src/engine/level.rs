@@ -285,6 +285,26 @@ impl Entry {
     }
 }
 
+/// The fractional key whose nominal body a note on `key` playing `own` sounds like:
+/// its bend, tuning and pitch modulation moved along the keyboard by the key tracking.
+/// Without key tracking every key has the same body, so the note reads its own key.
+pub fn sounding_key(p: &EngineParams, own: &EngineParams, key: u8) -> f64 {
+    let k = key as f64;
+    if own.body_freq == p.body_freq && own.key_track == p.key_track {
+        return k;
+    }
+    let track = p.key_track;
+    if track.is_finite() && track > 1e-3 {
+        let f_nominal = p.body_freq * 2f64.powf(track * (k - 60.0) / 12.0);
+        let f_own = own.body_freq * 2f64.powf(own.key_track * (k - 60.0) / 12.0);
+        let semitones = 12.0 * (f_own / f_nominal).log2();
+        if semitones.is_finite() {
+            return k + semitones / track;
+        }
+    }
+    k
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,7 +13,7 @@
 //! which then interpolates from its neighbours as for an entry not yet made.
 
 use super::level::{Entry, Gains};
-use super::level_table::SLOTS;
+use super::level_table::{KEYS, SLOTS};
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 /// Reads of a slot tried before it counts as missing for one lookup.
@@ -32,12 +32,21 @@ struct Slot {
     gains: [AtomicU64; 4],
 }
 
-/// The slots of one worker, shared by it (the only writer) and the audio thread.
-pub struct LevelSlots(Box<[Slot]>);
+/// The slots of one worker, shared by it (the only writer) and the audio thread, and
+/// the keys whose slot ever held an entry (a bit each, set once the entry is
+/// published): a note whose key has none yet looks for the nearest key that has one
+/// among these, not by reading every key's slot.
+pub struct LevelSlots {
+    slots: Box<[Slot]>,
+    made: [AtomicU64; KEYS / 64],
+}
 
 impl Default for LevelSlots {
     fn default() -> Self {
-        Self((0..SLOTS).map(|_| Slot::default()).collect())
+        Self {
+            slots: (0..SLOTS).map(|_| Slot::default()).collect(),
+            made: Default::default(),
+        }
     }
 }
 
@@ -45,7 +54,7 @@ impl LevelSlots {
     /// Publishes `entry` in `slot`, made for the patch of `generation` (the worker
     /// only: one writer).
     pub fn write(&self, slot: usize, generation: u64, entry: Entry) {
-        let s = &self.0[slot % SLOTS];
+        let s = &self.slots[slot % SLOTS];
         let seq = s.seq.load(Ordering::Relaxed);
         s.seq.store(seq.wrapping_add(1), Ordering::Relaxed);
         fence(Ordering::Release);
@@ -60,12 +69,22 @@ impl LevelSlots {
             g.store(b.to_bits(), Ordering::Relaxed);
         }
         s.seq.store(seq.wrapping_add(2), Ordering::Release);
+        let k = slot % SLOTS;
+        if k < KEYS && self.made[k / 64].load(Ordering::Relaxed) & (1 << (k % 64)) == 0 {
+            self.made[k / 64].fetch_or(1 << (k % 64), Ordering::Release);
+        }
+    }
+
+    /// The keys whose slot has held an entry, a bit each (key `k`: bit `k % 64` of
+    /// word `k / 64`). A key without its bit has none.
+    pub fn made_keys(&self) -> [u64; KEYS / 64] {
+        self.made.each_ref().map(|w| w.load(Ordering::Acquire))
     }
 
     /// The entry in `slot` and the generation it was made for; `None` when none was
     /// ever made, or when the read met a write [`TRIES`] times (never waits).
     pub fn read(&self, slot: usize) -> Option<(u64, Entry)> {
-        let s = &self.0[slot % SLOTS];
+        let s = &self.slots[slot % SLOTS];
         for _ in 0..TRIES {
             let seq = s.seq.load(Ordering::Acquire);
             if seq % 2 == 1 {
@@ -134,6 +153,19 @@ mod tests {
             assert!(!slots.is_current(3, i as u64 + 2));
         }
         assert!(slots.read(4).is_none());
+    }
+
+    /// The made keys are the keys written, and no correction slot counts as a key.
+    #[test]
+    fn the_made_keys_are_the_keys_written() {
+        let slots = LevelSlots::default();
+        assert_eq!(slots.made_keys(), [0, 0]);
+        for k in [0, 5, 63, 64, 127, KEYS, SLOTS - 1] {
+            slots.write(k, 1, entry(1.0));
+        }
+        slots.write(5, 2, entry(2.0));
+        let want = [1 | 1 << 5 | 1 << 63, 1 | 1 << 63];
+        assert_eq!(slots.made_keys(), want);
     }
 
     /// A reader never sees a torn entry while the writer rewrites the slot: every

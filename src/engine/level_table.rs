@@ -16,6 +16,7 @@
 //! filled it or when. Lookups are allocation-free; the table is a fixed array.
 
 use super::expression::spec;
+pub use super::level::sounding_key;
 use super::level::{Entry, Gains};
 use super::params::{Controls, EngineParams};
 use super::spec::NumberSpec;
@@ -240,6 +241,7 @@ impl LevelTable {
         Lookup {
             params: &self.params,
             entry: |k: usize| self.entries[k],
+            keys: ALL_KEYS,
         }
         .gains(key, dev, mix, target)
     }
@@ -274,7 +276,13 @@ pub struct Lookup<'a, F: Fn(usize) -> Option<Entry>> {
     pub params: &'a EngineParams,
     /// The entry in a slot, if there is one.
     pub entry: F,
+    /// The keys that may have an entry, a bit each: the search for the nearest key
+    /// reads no other, so a key not made yet does not read every key's slot cold.
+    pub keys: [u64; 2],
 }
+
+/// Every key may have an entry: the nearest-key search reads each in turn.
+pub const ALL_KEYS: [u64; 2] = [u64::MAX; 2];
 
 impl<F: Fn(usize) -> Option<Entry>> Lookup<'_, F> {
     /// See [`LevelTable::gains`].
@@ -356,9 +364,11 @@ impl<F: Fn(usize) -> Option<Entry>> Lookup<'_, F> {
     /// The entry nearest `key` that exists (for a realtime note whose own is still
     /// being made and had none before).
     fn nearest(&self, key: u8, mix: f64, target: f64) -> Option<[f64; 2]> {
+        let may = |k: usize| self.keys[k / 64] >> (k % 64) & 1 == 1;
+        let entry = |k: usize| may(k).then(|| (self.entry)(k)).flatten();
         (1..KEYS).find_map(|d| {
-            let up = (key as usize + d < KEYS).then(|| (self.entry)(key as usize + d));
-            let down = (d <= key as usize).then(|| (self.entry)(key as usize - d));
+            let up = (key as usize + d < KEYS).then(|| entry(key as usize + d));
+            let down = (d <= key as usize).then(|| entry(key as usize - d));
             down.flatten()
                 .or(up.flatten())
                 .map(|e| ln(e.at_mix(mix, target)))
@@ -373,26 +383,6 @@ fn clamp_key(key: f64) -> f64 {
     } else {
         60.0
     }
-}
-
-/// The fractional key whose nominal body a note on `key` playing `own` sounds like:
-/// its bend, tuning and pitch modulation moved along the keyboard by the key tracking.
-/// Without key tracking every key has the same body, so the note reads its own key.
-pub fn sounding_key(p: &EngineParams, own: &EngineParams, key: u8) -> f64 {
-    let k = key as f64;
-    if own.body_freq == p.body_freq && own.key_track == p.key_track {
-        return k;
-    }
-    let track = p.key_track;
-    if track.is_finite() && track > 1e-3 {
-        let f_nominal = p.body_freq * 2f64.powf(track * (k - 60.0) / 12.0);
-        let f_own = own.body_freq * 2f64.powf(own.key_track * (k - 60.0) / 12.0);
-        let semitones = 12.0 * (f_own / f_nominal).log2();
-        if semitones.is_finite() {
-            return k + semitones / track;
-        }
-    }
-    k
 }
 
 #[cfg(test)]

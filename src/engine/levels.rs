@@ -342,6 +342,7 @@ impl GainSource for Levels {
                         Some(r) => r.1,
                         None => link.slots.read(k).map(|(_, e)| e),
                     },
+                    keys: link.slots.made_keys(),
                 }
                 .gains(at, &dev, mix, target)
             }

@@ -52,8 +52,7 @@ pub struct Engine {
     /// Body settings after smoothing (control rate), handed to the voices.
     body_params: EngineParams,
     voices: Box<[Voice; SLOTS]>,
-    /// Note-ons since the last reset: the voices' age (the oldest is stolen first) and
-    /// each train's irregularity seed.
+    /// Note-ons since the last reset: the voices' age (oldest stolen first), trains' seeds.
     now: u64,
     control: u32,
     output: OutputStage,
@@ -62,9 +61,8 @@ pub struct Engine {
     width: Smoothed,
     body_smooth: [Smoothed; 5],
     guard_events: u64,
-    /// Moves whenever what a voice's own parameters are made from changes: the
-    /// parameters, the smoothed body parameters, any voice's expression (see
-    /// `Voice::own_now`).
+    /// Moves whenever what a voice's own parameters are made from changes: the parameters,
+    /// the smoothed body parameters, any voice's expression (see `Voice::own_now`).
     epoch: u64,
     terminated: [Terminated; TERMINATED_CAPACITY],
     n_terminated: usize,
@@ -220,7 +218,7 @@ impl Engine {
         if p != self.params {
             self.epoch += 1;
             // The next note's strike set-up solved now (see `StrikeSetup::prime`).
-            self.setup.prime(&p, self.fs);
+            self.setup.prime(&p, &self.body_params, self.fs);
         }
         self.params = p;
         self.levels.set(&p, self.fs);
@@ -369,6 +367,8 @@ impl Engine {
                 self.report(i);
             }
         }
+        // The poles a note struck now reads (mid-glide too): made here, not in its note-on.
+        crate::model::body::prime_retune(&super::voice::body_settings(&bp, 60), self.fs);
     }
 
     fn trace_sample(&mut self, slot: usize, s: &VoiceSample) {

@@ -10,6 +10,7 @@ use crate::engine::humanize::Jitter;
 use crate::engine::level::{self, GainSource};
 use crate::engine::output::{edge_side, pan_of};
 use crate::engine::params::EngineParams;
+use crate::model::body::BodySettings;
 use crate::model::{Bouncer, Contact, Irregularity};
 
 impl StrikeSetup {
@@ -22,12 +23,21 @@ impl StrikeSetup {
     /// once, not the first note after it; a note whose own contact differs (expression)
     /// solves its own as before, and one that differs in stiffness alone (a humanized
     /// hit) scales these.
-    pub fn prime(&mut self, p: &EngineParams, fs: f64) {
+    ///
+    /// The poles are those a note struck before the next control tick retunes at: the
+    /// patch's body kind at the T60 and Brightness of `smoothed` (the engine's glide,
+    /// whose ticks make the poles as it moves; see `Engine::control_tick`).
+    pub fn prime(&mut self, p: &EngineParams, smoothed: &EngineParams, fs: f64) {
         let latch = latch_cached(p, &mut self.unit);
         let v_max = p.v_max.max(p.v_min);
         let contact = latch.contact_at(v_max);
         self.norm.latch(contact, v_max, fs);
-        crate::model::body::prime_retune(&body_settings(p, 60), fs);
+        let st = BodySettings {
+            t60: smoothed.t60,
+            brightness: smoothed.brightness,
+            ..body_settings(p, 60)
+        };
+        crate::model::body::prime_retune(&st, fs);
         if train_of(p).gravity.is_some() {
             // A bouncing strike's onsets solve their exits at the contact's α.
             crate::model::load::ExitSolve::prime(contact.alpha);
@@ -192,4 +202,39 @@ pub(super) fn own_params(
     let out = jitter.apply(&expression.apply(p));
     *memo = epoch.map(|e| (e, out));
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::levels::LevelWorker;
+    use crate::engine::{Engine, EngineParams};
+    use crate::model::body::poles_made;
+
+    /// A note struck at a patch change, before any sample, and one struck while T60
+    /// and Brightness glide find the body's poles made: the patch change made those of
+    /// the settings before the glide, each control tick those of the glide.
+    #[test]
+    fn a_note_after_a_patch_change_finds_its_poles_made() {
+        let fs = 48_000.0;
+        let (mut l, mut r) = (vec![0f32; 64], vec![0f32; 64]);
+        let b = EngineParams {
+            t60: 0.3,
+            brightness: 0.8,
+            ..Default::default()
+        };
+        for glide in [false, true] {
+            let mut e = Engine::new(fs);
+            // The levels from a worker: a calibration on this thread makes poles too.
+            let (_worker, link) = LevelWorker::spawn();
+            e.use_level_worker(link);
+            e.render(&mut l, &mut r);
+            e.set_params(&b);
+            if glide {
+                e.render(&mut l, &mut r);
+            }
+            let before = poles_made();
+            e.note_on(60, 1.0, 0, None);
+            assert_eq!(poles_made(), before, "glide {glide}");
+        }
+    }
 }

@@ -240,8 +240,19 @@ pub(super) struct Poles {
     r: Mx,
 }
 
+thread_local! {
+    static MADE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Times this thread made a body's poles (each 48 exponentials) rather than found
+/// them remembered, for tests and diagnostics.
+pub fn poles_made() -> u64 {
+    MADE.with(|m| m.get())
+}
+
 impl Poles {
     fn new(kind: BodyType, brightness: f64, t60: f64, fs: f64) -> Self {
+        MADE.with(|m| m.set(m.get() + 1));
         let tilt = (brightness.clamp(0.0, 1.0) - 0.5) * 3.0;
         let powers = modes::ratio_powers(kind);
         let rate = 1000f64.ln() / (t60.max(1e-4) * fs);

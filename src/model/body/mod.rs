@@ -34,8 +34,8 @@ mod ring;
 mod simd;
 mod strike;
 
-pub use bank::prime_retune;
 use bank::{Coefs, bank_amplitude, cap_decay};
+pub use bank::{poles_made, prime_retune};
 use drive::DriveHighpass;
 pub use limits::{BAND_FADE, BAND_LIMIT, MODES, SWITCH_TIME};
 
