@@ -122,11 +122,7 @@ impl Hybrid {
         self.dw = dw1;
         self.big_q = big_q1;
         self.inv_u = inv_u1;
-        if eps.abs() < NEAR_SERIES_BELOW {
-            let (x, x_pow) = an.near_series(eps, x_guess, g_pow);
-            return Fix::OnCurve(x, x_pow);
-        }
-        far_from_guess(an, dw1, big_q1)
+        on_curve(an, eps, (x_guess, g_pow), dw1, big_q1)
     }
 
     /// [`correct`](Self::correct) re-anchored on the direct form of `Q` (every
@@ -150,12 +146,19 @@ impl Hybrid {
         self.dw = dw1;
         self.big_q = big_q1;
         self.inv_u = inv_u1;
-        if eps.abs() < NEAR_SERIES_BELOW {
-            let (x, x_pow) = an.near_series(eps, x_guess, g_pow);
-            return Fix::OnCurve(x, x_pow);
-        }
-        far_from_guess(an, dw1, big_q1)
+        on_curve(an, eps, (x_guess, g_pow), dw1, big_q1)
     }
+}
+
+/// The point on the curve at `ε`: by the series around the guess where `ε` is small
+/// (nearly every sample), else [`far_from_guess`].
+#[inline(always)]
+fn on_curve(an: &Analytic, eps: f64, (x_guess, g_pow): (f64, f64), dw1: f64, big_q1: f64) -> Fix {
+    if eps.abs() < NEAR_SERIES_BELOW {
+        let (x, x_pow) = an.near_series(eps, x_guess, g_pow);
+        return Fix::OnCurve(x, x_pow);
+    }
+    far_from_guess(an, dw1, big_q1)
 }
 
 /// The point on the curve where `ε` is too large for the series around the guess (or
