@@ -118,11 +118,7 @@ impl Hybrid {
         let lead = d1 * (an.v_in * an.inv_w() * scale_g) - 1.0;
         let eps =
             (lead - (self.big_q * scale_g - e * (self.dw * scale_g))) - (e2 * scale_g) * psi_d;
-        self.v = v1;
-        self.dw = dw1;
-        self.big_q = big_q1;
-        self.inv_u = inv_u1;
-        on_curve(an, eps, (x_guess, g_pow), dw1, big_q1)
+        self.settle(an, (v1, dw1, inv_u1, big_q1), eps, (x_guess, g_pow))
     }
 
     /// [`correct`](Self::correct) re-anchored on the direct form of `Q` (every
@@ -142,23 +138,30 @@ impl Hybrid {
         self.since_anchor = 0;
         let big_q1 = an.log_part(dw1);
         let eps = (dw1 * an.v_in - big_q1) * scale_g - 1.0;
+        self.settle(an, (v1, dw1, inv_u1, big_q1), eps, (x_guess, g_pow))
+    }
+
+    /// Keeps the step's state (`v`, `d/w`, `1/(1 + μv)` and `Q` after it) and returns
+    /// the point on the curve at `ε`: by the series around the guess where `ε` is small
+    /// (nearly every sample), else [`far_from_guess`].
+    #[inline(always)]
+    fn settle(
+        &mut self,
+        an: &Analytic,
+        (v1, dw1, inv_u1, big_q1): (f64, f64, f64, f64),
+        eps: f64,
+        (x_guess, g_pow): (f64, f64),
+    ) -> Fix {
         self.v = v1;
         self.dw = dw1;
         self.big_q = big_q1;
         self.inv_u = inv_u1;
-        on_curve(an, eps, (x_guess, g_pow), dw1, big_q1)
+        if eps.abs() < NEAR_SERIES_BELOW {
+            let (x, x_pow) = an.near_series(eps, x_guess, g_pow);
+            return Fix::OnCurve(x, x_pow);
+        }
+        far_from_guess(an, dw1, big_q1)
     }
-}
-
-/// The point on the curve at `ε`: by the series around the guess where `ε` is small
-/// (nearly every sample), else [`far_from_guess`].
-#[inline(always)]
-fn on_curve(an: &Analytic, eps: f64, (x_guess, g_pow): (f64, f64), dw1: f64, big_q1: f64) -> Fix {
-    if eps.abs() < NEAR_SERIES_BELOW {
-        let (x, x_pow) = an.near_series(eps, x_guess, g_pow);
-        return Fix::OnCurve(x, x_pow);
-    }
-    far_from_guess(an, dw1, big_q1)
 }
 
 /// The point on the curve where `ε` is too large for the series around the guess (or

@@ -23,16 +23,9 @@ impl Bouncer {
         let mut out = BounceSample::default();
         self.elapsed += 1;
         if self.pending.is_none() && matches!(self.phase, Phase::Contact) {
-            out.onset = std::mem::take(&mut self.pending_onset);
-            let before = self.impact.v();
-            let still = self.impact.step();
-            out.dv += before - self.impact.v();
-            if still {
+            let Some(pos) = self.contact_pass(&mut out) else {
                 return Ok(out);
-            }
-            out.detached = true;
-            let pos = self.impact.exit_fraction();
-            self.after_contact();
+            };
             return Err(Rest {
                 out,
                 pos,
@@ -55,43 +48,29 @@ impl Bouncer {
 
     /// The rest of [`step`](Self::step)'s sample after
     /// [`step_contact`](Self::step_contact).
+    /// `rest` says how much of the sample is accounted for (`pos`), how many of its
+    /// [`MAX_EVENTS`] passes are taken, and the exit's solve steps left for an impact
+    /// landing in it.
     #[inline(never)]
     pub fn step_rest<L: Into<Latch>>(
         &mut self,
         rest: Rest,
         next: impl FnOnce() -> L,
     ) -> BounceSample {
-        self.events(rest.out, rest.pos, rest.done, rest.budget, next)
-    }
-
-    /// The rest of [`step`](Self::step)'s sample from `pos` (how much of it has been
-    /// accounted for), `done` of its [`MAX_EVENTS`] passes taken, with `budget` steps of
-    /// the exit's solve left for an impact landing in it.
-    #[inline(always)]
-    fn events<L: Into<Latch>>(
-        &mut self,
-        mut out: BounceSample,
-        mut pos: f64,
-        done: u32,
-        mut budget: u32,
-        next: impl FnOnce() -> L,
-    ) -> BounceSample {
+        let Rest {
+            mut out,
+            mut pos,
+            done,
+            mut budget,
+        } = rest;
         let mut next = Some(next);
         for _ in done..MAX_EVENTS {
             match self.phase {
                 Phase::Done => return out,
-                Phase::Contact => {
-                    out.onset |= std::mem::take(&mut self.pending_onset);
-                    let before = self.impact.v();
-                    let still = self.impact.step();
-                    out.dv += before - self.impact.v();
-                    if still {
-                        return out;
-                    }
-                    out.detached = true;
-                    pos = self.impact.exit_fraction();
-                    self.after_contact();
-                }
+                Phase::Contact => match self.contact_pass(&mut out) {
+                    Some(exit) => pos = exit,
+                    None => return out,
+                },
                 Phase::Flight {
                     x0,
                     v0,
@@ -138,6 +117,23 @@ impl Bouncer {
         // More contacts than MAX_EVENTS in one sample: the train has ended.
         self.finish(self.train.in_contact);
         out
+    }
+
+    /// One step of the contact in progress, into `out`: `None` while the mass stays in
+    /// contact, else where in the sample it left (the flight then starts there).
+    #[inline(always)]
+    fn contact_pass(&mut self, out: &mut BounceSample) -> Option<f64> {
+        out.onset |= std::mem::take(&mut self.pending_onset);
+        let before = self.impact.v();
+        let still = self.impact.step();
+        out.dv += before - self.impact.v();
+        if still {
+            return None;
+        }
+        out.detached = true;
+        let pos = self.impact.exit_fraction();
+        self.after_contact();
+        Some(pos)
     }
 }
 
