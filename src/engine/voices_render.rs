@@ -123,11 +123,7 @@ impl Engine {
         let mut mix = [0.0; CHUNK];
         let mut width = [0.0; CHUNK];
         for j in 0..n {
-            // Body None bypasses the mix (smoothed: no click when the body is switched).
-            mix[j] = self
-                .mix
-                .next(super::super::level::mix_of(&self.params, self.params.mix));
-            width[j] = self.next_width();
+            (mix[j], width[j]) = self.next_mix_width();
         }
         let mut sums = Sums::new();
         for i in 0..SLOTS {
@@ -208,11 +204,17 @@ impl Engine {
         let n = last.map_or(1, |j| j + 1).min(n);
         (self.mix, self.width) = smoothers;
         for _ in 0..n {
-            self.mix
-                .next(super::super::level::mix_of(&self.params, self.params.mix));
-            self.next_width();
+            self.next_mix_width();
         }
         n
+    }
+
+    /// The next sample of the smoothed mix and width. Body None bypasses the mix
+    /// (smoothed: no click when the body is switched).
+    #[inline]
+    fn next_mix_width(&mut self) -> (f64, f64) {
+        let mix = super::super::level::mix_of(&self.params, self.params.mix);
+        (self.mix.next(mix), self.next_width())
     }
 
     /// Reports the chunk's ended voices in time order (slot order within a sample), as

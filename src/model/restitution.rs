@@ -113,9 +113,9 @@ pub fn mu_for(e: f64, v_in: f64) -> f64 {
 }
 
 /// [`mu_v_in_for`], remembered for the last `e` this thread asked for (`model::memo`).
-/// `μ v_in` depends on `e` alone, so
-/// every contact of a patch (each of a note's latches, every humanized hit, every
-/// bounce) shares one solve, made at the patch change by the strike's set-up.
+/// `μ v_in` depends on `e` alone, so every contact of a patch (each of a note's
+/// latches, every humanized hit, every bounce) shares one solve, made at the patch
+/// change by the strike's set-up.
 fn mu_v_in_cached(e: f64) -> f64 {
     thread_local! {
         static LAST: Last<u64, f64> = const { Last::new(None) };
