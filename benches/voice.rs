@@ -9,7 +9,7 @@ use rebound::engine::{Controls, Coupling, Engine, EngineParams};
 use rebound::model::body::{BodyType, force_portable};
 use rebound::model::scheme::by_name;
 use rebound::model::{Correction, Method};
-use rebound::voice::Voice;
+use rebound::voice::{Voice, VoiceSample};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -49,6 +49,8 @@ fn bench_voice(c: &mut Criterion) {
             let name = format!("in_contact_16_modes/{path}/{}", method.name());
             in_contact(&mut g, &name, soft_params(method));
         }
+        let name = format!("in_contact_16_modes_per_call/{path}/verlet");
+        in_contact_per_call(&mut g, &name, soft_params(Method::Verlet));
         // The default patch's contact (Hardness 0.6 ms, about 34 samples at 48 kHz).
         let name = format!("in_contact_default_patch/{path}");
         in_contact(&mut g, &name, EngineParams::default());
@@ -84,8 +86,27 @@ fn bench_voice(c: &mut Criterion) {
     g.finish();
 }
 
-/// One voice of patch `p` in contact, struck again when its contact ends.
+/// One voice of patch `p` in contact, struck again when its contact ends, played as
+/// the engine plays a voice: a run of samples at a time (`Voice::run`).
 fn in_contact(g: &mut Group, name: &str, p: EngineParams) {
+    g.bench_function(name, |b| {
+        let mut levels = Levels::on_demand(FS);
+        levels.set(&p, FS);
+        let mut v = Voice::new(FS);
+        v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+        b.iter_custom(|iters| {
+            let t = Instant::now();
+            contact_run(&mut v, &p, &mut levels, iters, |s| {
+                black_box(s);
+            });
+            t.elapsed()
+        });
+    });
+}
+
+/// The same, a call of `Voice::tick_with` per sample (what a caller that plays a voice
+/// sample by sample pays).
+fn in_contact_per_call(g: &mut Group, name: &str, p: EngineParams) {
     g.bench_function(name, |b| {
         let mut levels = Levels::on_demand(FS);
         levels.set(&p, FS);
@@ -98,6 +119,28 @@ fn in_contact(g: &mut Group, name: &str, p: EngineParams) {
             black_box(v.tick_with(&p, 0.7, Some(&mut levels)))
         });
     });
+}
+
+/// `n` samples of `v` (patch `p`) in contact, each handed to `each`: struck again,
+/// inside the caller's clock, after the sample its contact ended in; played in runs
+/// (`Voice::run`), each until the contact ends.
+fn contact_run(
+    v: &mut Voice,
+    p: &EngineParams,
+    levels: &mut Levels,
+    n: u64,
+    mut each: impl FnMut(Option<VoiceSample>),
+) {
+    let mut left = n as usize;
+    while left > 0 {
+        if !v.in_contact() {
+            v.strike_with(p, 60, 1.0, 0, 0.7, levels);
+        }
+        left -= v.run(p, 0.7, Some(&mut *levels), left, |s, v| {
+            each(s);
+            v.in_contact()
+        });
+    }
 }
 
 /// A note-on through the engine, timed inside the clock, reading the level table
@@ -309,8 +352,9 @@ criterion_group!(
     bench_coupling
 );
 
-/// `voice loop [samples] [verlet|heun|rk4|am1|default]`: the `in_contact` loop alone,
-/// outside criterion, for alternating builds and for callgrind. Prints ns per sample
+/// `voice loop [samples] [verlet|heun|rk4|am1|default] [per_call]`: the `in_contact`
+/// loop alone (`per_call`: `in_contact_per_call`'s), outside criterion, for alternating
+/// builds and for callgrind. Prints ns per sample
 /// (wall clock) and a checksum of every output bit, so two builds can be shown to
 /// play the same samples.
 fn contact_loop(args: &[String]) {
@@ -329,14 +373,21 @@ fn contact_loop(args: &[String]) {
     let mut v = Voice::new(FS);
     v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
     let (mut sum, mut bits) = (0.0, 0u64);
-    let t = Instant::now();
-    for _ in 0..n {
-        if !v.in_contact() {
-            v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
-        }
-        let s = black_box(v.tick_with(&p, 0.7, Some(&mut levels))).unwrap_or_default();
+    let mut read = |s: Option<VoiceSample>| {
+        let s = black_box(s).unwrap_or_default();
         sum += s.out;
         bits = bits.rotate_left(7) ^ s.out.to_bits() ^ s.side.to_bits().rotate_left(29);
+    };
+    let t = Instant::now();
+    if args.get(2).is_some_and(|a| a == "per_call") {
+        for _ in 0..n {
+            if !v.in_contact() {
+                v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+            }
+            read(v.tick_with(&p, 0.7, Some(&mut levels)));
+        }
+    } else {
+        contact_run(&mut v, &p, &mut levels, n, read);
     }
     let ns = t.elapsed().as_secs_f64() * 1e9 / n as f64;
     println!("{which}: {ns:.1} ns/sample, sum {sum:e}, bits {bits:016x}");

@@ -170,11 +170,31 @@ impl Engine {
         n
     }
 
-    /// The voice in `slot` sample by sample over the chunk (`mix.len()` samples).
+    /// The voice in `slot` sample by sample over the chunk (`mix.len()` samples), the
+    /// loop compiled for the voice's path: its samples in line, with no call per sample.
     fn tick_voice(&mut self, slot: usize, mix: &[f64], sums: &mut Sums) {
+        #[cfg(target_arch = "x86_64")]
+        if self.voices[slot].vector() {
+            // SAFETY: the bank takes its vector path only where the CPU has AVX2 and FMA.
+            return unsafe { self.tick_voice_vex(slot, mix, sums) };
+        }
+        self.tick_voice_here(slot, mix, sums)
+    }
+
+    /// [`tick_voice`](Self::tick_voice) compiled for AVX2 and FMA (the same bits: see
+    /// `Voice::tick_with`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[inline(never)]
+    fn tick_voice_vex(&mut self, slot: usize, mix: &[f64], sums: &mut Sums) {
+        self.tick_voice_here(slot, mix, sums)
+    }
+
+    #[inline(always)]
+    fn tick_voice_here(&mut self, slot: usize, mix: &[f64], sums: &mut Sums) {
         let p = self.body_params_now();
         for (j, &mix) in mix.iter().enumerate() {
-            match self.voices[slot].tick_with(&p, mix, Some(&mut self.levels)) {
+            match self.voices[slot].tick_here(&p, mix, Some(&mut self.levels)) {
                 Some(s) => {
                     sums.mid[j] += s.out;
                     sums.side[j] += s.side;

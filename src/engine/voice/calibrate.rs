@@ -135,16 +135,72 @@ impl Voice {
         let ring = level::ring_samples(probe.body.lowest_mode(), self.fs);
         let max = (level::MAX_PROBE * self.fs) as usize;
         let max = stop.map_or(max, |s| s.min(max));
-        let (mut peaks, mut after) = (level::Peaks::default(), 0usize);
+        let mut peaks = level::Peaks::default();
+        let last_dry = probe.probe_run(q, mix, stop, (ring, max), &mut peaks);
+        peaks.dry_end = last_dry.map_or(0, |l| l + TAPS + 1);
+        if stop.is_none() {
+            let scale = mix * FULL_SCALE;
+            let ring = |w: fn(f64) -> f64| {
+                scale * scale * probe.body.ring_energy(level::LOUDNESS_WINDOW, w)
+            };
+            peaks.loudness = ring(level::a_weight);
+            peaks.k_loudness = ring(level::k_weight);
+        }
+        (peaks, probe)
+    }
+
+    /// The samples of [`probe`](Self::probe)'s run, read into `peaks`, up to `max` and
+    /// until `ring` samples after the last contact: returns the last with a dry output.
+    /// Compiled for the voice's path, as the engine's loop.
+    fn probe_run(
+        &mut self,
+        q: &EngineParams,
+        mix: f64,
+        stop: Option<usize>,
+        lengths: (usize, usize),
+        peaks: &mut level::Peaks,
+    ) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if self.vector() {
+            // SAFETY: the bank takes its vector path only where the CPU has AVX2 and FMA.
+            return unsafe { self.probe_run_vex(q, mix, stop, lengths, peaks) };
+        }
+        self.probe_run_here(q, mix, stop, lengths, peaks)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[inline(never)]
+    fn probe_run_vex(
+        &mut self,
+        q: &EngineParams,
+        mix: f64,
+        stop: Option<usize>,
+        lengths: (usize, usize),
+        peaks: &mut level::Peaks,
+    ) -> Option<usize> {
+        self.probe_run_here(q, mix, stop, lengths, peaks)
+    }
+
+    #[inline(always)]
+    fn probe_run_here(
+        &mut self,
+        q: &EngineParams,
+        mix: f64,
+        stop: Option<usize>,
+        (ring, max): (usize, usize),
+        peaks: &mut level::Peaks,
+    ) -> Option<usize> {
+        let mut after = 0usize;
         let mut last_dry: Option<usize> = None;
         for i in 0..max {
             let dry_read = last_dry.is_some_and(|l| i <= l + TAPS);
-            if stop.is_none() && !dry_read && !probe.in_contact() {
+            if stop.is_none() && !dry_read && !self.in_contact() {
                 let left = (ring + 1).saturating_sub(after).min(max - i);
-                probe.ring_out(&mut peaks, left);
+                self.ring_out(peaks, left);
                 break;
             }
-            let s = probe.tick_raw(q, mix, None);
+            let s = self.tick_raw(q, mix, None);
             if !s.out.is_finite() {
                 break;
             }
@@ -160,7 +216,7 @@ impl Voice {
             // The run ends once the body has rung that long after the last contact: a
             // bounce that comes back within it (a fast rattle, whose impacts pile up in
             // the body) counts, one that comes back later is a strike of its own.
-            if probe.touching() {
+            if self.touching() {
                 after = 0;
             } else {
                 after += 1;
@@ -169,16 +225,7 @@ impl Voice {
                 }
             }
         }
-        peaks.dry_end = last_dry.map_or(0, |l| l + TAPS + 1);
-        if stop.is_none() {
-            let scale = mix * FULL_SCALE;
-            let ring = |w: fn(f64) -> f64| {
-                scale * scale * probe.body.ring_energy(level::LOUDNESS_WINDOW, w)
-            };
-            peaks.loudness = ring(level::a_weight);
-            peaks.k_loudness = ring(level::k_weight);
-        }
-        (peaks, probe)
+        last_dry
     }
 
     /// The rest of a probe's run, `n` samples, once only the body rings (no contact,

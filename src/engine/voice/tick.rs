@@ -21,10 +21,102 @@ impl Voice {
     }
 
     /// [`tick`](Self::tick), each impact taking the gains `levels` has for what it
-    /// latched (a bounce after the parameters moved gets its own). In line in its
-    /// caller's sample loop: the sample it hands back is then not moved through memory.
-    #[inline(always)]
+    /// latched (a bounce after the parameters moved gets its own). Compiled for the
+    /// bank's path, the contact's step and the bank in line.
+    #[inline]
     pub fn tick_with(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        levels: Option<&mut dyn GainSource>,
+    ) -> Option<VoiceSample> {
+        #[cfg(target_arch = "x86_64")]
+        if self.vector() {
+            // SAFETY: the bank takes its vector path only where the CPU has AVX2 and FMA.
+            return unsafe { self.tick_vex(p, mix, levels) };
+        }
+        self.tick_here(p, mix, levels)
+    }
+
+    /// [`tick_here`](Self::tick_here) compiled for AVX2 and FMA: the contact's step and
+    /// the bank in line, in the three-operand forms. Nothing is fused that the portable
+    /// build does not fuse (Rust never contracts `a·b + c`): the same bits.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[inline(never)]
+    fn tick_vex(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        levels: Option<&mut dyn GainSource>,
+    ) -> Option<VoiceSample> {
+        self.tick_here(p, mix, levels)
+    }
+
+    /// Up to `n` samples at the mix `mix`, each handed to `each` with the voice as the
+    /// sample left it (the sample `None` where the guard ended the voice), until `each`
+    /// returns false: returns how many were played. The loop is compiled for the
+    /// voice's path with its samples in line, as the engine's: no call per sample.
+    pub fn run(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        levels: Option<&mut dyn GainSource>,
+        n: usize,
+        each: impl FnMut(Option<VoiceSample>, &Voice) -> bool,
+    ) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        if self.vector() {
+            // SAFETY: the bank takes its vector path only where the CPU has AVX2 and FMA.
+            return unsafe { self.run_vex(p, mix, levels, n, each) };
+        }
+        self.run_here(p, mix, levels, n, each)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[inline(never)]
+    fn run_vex(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        levels: Option<&mut dyn GainSource>,
+        n: usize,
+        each: impl FnMut(Option<VoiceSample>, &Voice) -> bool,
+    ) -> usize {
+        self.run_here(p, mix, levels, n, each)
+    }
+
+    #[inline(always)]
+    fn run_here(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        mut levels: Option<&mut dyn GainSource>,
+        n: usize,
+        mut each: impl FnMut(Option<VoiceSample>, &Voice) -> bool,
+    ) -> usize {
+        for i in 0..n {
+            let here = levels.as_mut().map(|l| &mut **l as &mut dyn GainSource);
+            let s = self.tick_here(p, mix, here);
+            if !each(s, self) {
+                return i + 1;
+            }
+        }
+        n
+    }
+
+    /// The path the voice's samples are compiled for: its bank's.
+    #[inline]
+    pub(crate) fn vector(&self) -> bool {
+        self.body.vector()
+    }
+
+    /// [`tick_with`](Self::tick_with) in line in its caller, for a sample loop already
+    /// compiled for the voice's path (the engine's): the sample it hands back is then
+    /// not moved through memory.
+    #[inline(always)]
+    pub(crate) fn tick_here(
         &mut self,
         p: &EngineParams,
         mix: f64,
@@ -161,7 +253,7 @@ impl Voice {
         let epoch = self.epoch;
         // The latching closure is made only where the sample is more than a contact's
         // step: its captures would otherwise be laid out every sample.
-        let s = match b.step_contact() {
+        let s = match b.step_contact::<true>() {
             Ok(s) => s,
             Err(rest) => b.step_rest(rest, || {
                 // Latching at onset: the new impact takes the parameters of now.
@@ -253,3 +345,7 @@ fn onset_budget(imp: &Impact, norm: &Norm, fs: f64) -> f64 {
     let dv = an.v_in - an.v_out();
     IMPULSE_MARGIN * an.contact.mass * dv.max(0.0) * fs * norm.inv_peak
 }
+
+#[cfg(test)]
+#[path = "run_tests.rs"]
+mod run_tests;

@@ -319,12 +319,6 @@ impl ModalBody {
         }
     }
 
-    /// Runs the bank on the portable loop (`false`) or on the process's vector path
-    /// (`true`, where the CPU has one): for tests that compare the two.
-    pub fn set_vector(&mut self, on: bool) {
-        self.vector = on && vector_path();
-    }
-
     /// The crossfade part of [`tick`](Self::tick): advances the old bank and mixes it
     /// (mid and side) out linearly.
     #[inline(never)]

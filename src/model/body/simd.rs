@@ -13,6 +13,22 @@
 
 use super::bank::{Coefs, tick_bank};
 use super::limits::MODES;
+use super::{ModalBody, vector_path};
+
+impl ModalBody {
+    /// Runs the bank on the portable loop (`false`) or on the process's vector path
+    /// (`true`, where the CPU has one): for tests that compare the two.
+    pub fn set_vector(&mut self, on: bool) {
+        self.vector = on && vector_path();
+    }
+
+    /// True where the bank runs the vector path: what its voice's samples are compiled
+    /// for (`Voice::tick_with`).
+    #[inline]
+    pub fn vector(&self) -> bool {
+        self.vector
+    }
+}
 
 /// One sample of the bank with input `u`, by the vector path when `vector` (which the
 /// caller only sets where [`crate::model::dispatch::vector_path`] said so): `(mid, side)`
@@ -27,8 +43,18 @@ pub(super) fn tick<const SIDE: bool>(
 ) -> (f64, f64) {
     #[cfg(target_arch = "x86_64")]
     if vector {
-        // SAFETY: `vector` is only ever true where the CPU has AVX2 and FMA.
-        return unsafe { avx2::tick::<SIDE>(re, im, k, u) };
+        // SAFETY: `vector` is only ever true where the CPU has AVX2 and FMA. Each arm is
+        // small enough to be inlined into a caller compiled for AVX2 (a voice's sample,
+        // `Voice::run`), and called from any other.
+        return unsafe {
+            match k.live {
+                0 => avx2::tick_groups::<SIDE, 0>(re, im, k, u),
+                1 => avx2::tick_groups::<SIDE, 1>(re, im, k, u),
+                2 => avx2::tick_groups::<SIDE, 2>(re, im, k, u),
+                3 => avx2::tick_groups::<SIDE, 3>(re, im, k, u),
+                _ => avx2::tick_groups::<SIDE, 4>(re, im, k, u),
+            }
+        };
     }
     let _ = vector;
     tick_bank::<SIDE>(re, im, k, u)
@@ -134,26 +160,9 @@ mod avx2 {
 
     /// One sample, `(mid, side)` as a run of one would write them: returned in
     /// registers, not through the run's output slices.
-    #[inline(never)]
-    #[target_feature(enable = "avx2,fma")]
-    pub(super) fn tick<const SIDE: bool>(
-        re: &mut [f64; MODES],
-        im: &mut [f64; MODES],
-        k: &Coefs,
-        u: f64,
-    ) -> (f64, f64) {
-        match k.live {
-            0 => tick_groups::<SIDE, 0>(re, im, k, u),
-            1 => tick_groups::<SIDE, 1>(re, im, k, u),
-            2 => tick_groups::<SIDE, 2>(re, im, k, u),
-            3 => tick_groups::<SIDE, 3>(re, im, k, u),
-            _ => tick_groups::<SIDE, 4>(re, im, k, u),
-        }
-    }
-
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    fn tick_groups<const SIDE: bool, const G: usize>(
+    pub(super) fn tick_groups<const SIDE: bool, const G: usize>(
         re: &mut [f64; MODES],
         im: &mut [f64; MODES],
         k: &Coefs,

@@ -8,7 +8,7 @@ impl Bouncer {
     /// latches.
     #[inline]
     pub fn step<L: Into<Latch>>(&mut self, next: impl FnOnce() -> L) -> BounceSample {
-        match self.step_contact() {
+        match self.step_contact::<false>() {
             Ok(out) => out,
             Err(rest) => self.step_rest(rest, next),
         }
@@ -17,13 +17,15 @@ impl Bouncer {
     /// [`step`](Self::step) in two parts, for a caller whose `next` costs something to
     /// make: the sample of a contact in progress with no exit being solved (nearly
     /// every sample: the event loop's first pass, in line, with nothing to spend), or
-    /// what is left of the sample for [`step_rest`](Self::step_rest).
+    /// what is left of the sample for [`step_rest`](Self::step_rest). `HERE`: the
+    /// contact's step in line ([`Impact::step_here`], for a caller on its path), else
+    /// called on the contact's own ([`Impact::step`]).
     #[inline(always)]
-    pub fn step_contact(&mut self) -> Result<BounceSample, Rest> {
+    pub fn step_contact<const HERE: bool>(&mut self) -> Result<BounceSample, Rest> {
         let mut out = BounceSample::default();
         self.elapsed += 1;
         if self.pending.is_none() && matches!(self.phase, Phase::Contact) {
-            let Some(pos) = self.contact_pass(&mut out) else {
+            let Some(pos) = self.contact_pass::<HERE>(&mut out) else {
                 return Ok(out);
             };
             return Err(Rest {
@@ -67,7 +69,7 @@ impl Bouncer {
         for _ in done..MAX_EVENTS {
             match self.phase {
                 Phase::Done => return out,
-                Phase::Contact => match self.contact_pass(&mut out) {
+                Phase::Contact => match self.contact_pass::<false>(&mut out) {
                     Some(exit) => pos = exit,
                     None => return out,
                 },
@@ -122,10 +124,14 @@ impl Bouncer {
     /// One step of the contact in progress, into `out`: `None` while the mass stays in
     /// contact, else where in the sample it left (the flight then starts there).
     #[inline(always)]
-    fn contact_pass(&mut self, out: &mut BounceSample) -> Option<f64> {
+    fn contact_pass<const HERE: bool>(&mut self, out: &mut BounceSample) -> Option<f64> {
         out.onset |= std::mem::take(&mut self.pending_onset);
         let before = self.impact.v();
-        let still = self.impact.step();
+        let still = if HERE {
+            self.impact.step_here()
+        } else {
+            self.impact.step()
+        };
         out.dv += before - self.impact.v();
         if still {
             return None;

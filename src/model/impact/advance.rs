@@ -17,6 +17,14 @@ impl Impact {
         self.step_scalar()
     }
 
+    /// [`step`](Self::step) in line in its caller, compiled for whatever the caller is:
+    /// for a sample loop compiled for its path (a voice's, `Voice::tick_with`), which
+    /// then runs the step with no call and, on the vector path, the three-operand forms.
+    #[inline(always)]
+    pub fn step_here(&mut self) -> bool {
+        self.step_body()
+    }
+
     /// [`step`](Self::step) compiled for AVX2. No operation is fused (Rust never
     /// contracts `a·b + c`), so it gives the baseline's bits: the three-operand forms
     /// save the register copies.
