@@ -48,6 +48,8 @@ pub struct DriveHighpass {
     /// The leak it ramps to, by this factor per sample.
     leak_target: f64,
     leak_q: f64,
+    /// A cutoff set and no leak now or to come: the sample's sections, nothing else.
+    plain: bool,
 }
 
 impl Default for DriveHighpass {
@@ -61,6 +63,7 @@ impl Default for DriveHighpass {
             leak: 1.0,
             leak_target: 1.0,
             leak_q: 1.0,
+            plain: false,
         }
     }
 }
@@ -84,6 +87,11 @@ impl DriveHighpass {
                 ..Self::default()
             };
         }
+        self.set_plain();
+    }
+
+    fn set_plain(&mut self) {
+        self.plain = self.g != 0.0 && self.leak == 1.0 && self.leak_target == 1.0;
     }
 
     /// Lets the force heard so far die away by 60 dB in `t60` s at `fs` (a hand on the
@@ -98,6 +106,7 @@ impl DriveHighpass {
             self.leak_target = 1.0;
             self.leak_q = 1.0;
         }
+        self.set_plain();
     }
 
     /// Forgets the force heard so far.
@@ -115,30 +124,51 @@ impl DriveHighpass {
     /// One sample of the high-passed force.
     #[inline(always)]
     pub fn tick(&mut self, x: f64) -> f64 {
-        if self.g == 0.0 || (x == 0.0 && self.s == [[0.0; 2]; 2]) {
-            return x;
+        // A force on a body with no hand on it (every contact sample): the sections
+        // alone, which is all the general sample below does then.
+        if self.plain && x != 0.0 {
+            return self.sections::<false>(x);
         }
-        let (g, g2) = (self.g, self.g2);
+        self.tick_general(x)
+    }
+
+    /// The two sections on `x`, their integrators decaying by the leak where `LEAK`
+    /// (without a hand on the body the leak is 1 and is not applied: the same numbers,
+    /// two multiplies fewer per section).
+    #[inline(always)]
+    fn sections<const LEAK: bool>(&mut self, x: f64) -> f64 {
+        let (g, g2, leak) = (self.g, self.g2, self.leak);
         let mut y = x;
-        // Without a hand on the body (nearly always) the leak is 1 and is not applied:
-        // the same numbers, two multiplies fewer per section.
-        let leak = self.leak;
         for (i, [s1, s2]) in self.s.iter_mut().enumerate() {
             let hp = (y - self.a[i] * *s1 - *s2) * self.h[i];
             let v1 = g * hp;
             let bp = v1 + *s1;
-            if leak == 1.0 {
-                *s1 = bp + v1;
-                *s2 += g2 * bp;
-            } else {
+            if LEAK {
                 *s1 = (bp + v1) * leak;
                 *s2 = (*s2 + g2 * bp) * leak;
+            } else {
+                *s1 = bp + v1;
+                *s2 += g2 * bp;
             }
             y = hp;
         }
+        y
+    }
+
+    #[inline(always)]
+    fn tick_general(&mut self, x: f64) -> f64 {
+        if self.g == 0.0 || (x == 0.0 && self.s == [[0.0; 2]; 2]) {
+            return x;
+        }
+        let y = if self.leak == 1.0 {
+            self.sections::<false>(x)
+        } else {
+            self.sections::<true>(x)
+        };
         // As the modes' ramp: the leak comes on from the sample after the hand's first.
         if self.leak > self.leak_target {
             self.leak = (self.leak * self.leak_q).max(self.leak_target);
+            self.set_plain();
         }
         // A force's tail dies away exponentially and would in time reach subnormal
         // numbers, which cost ~100× per operation where nothing flushes them (the CLI,
@@ -205,6 +235,23 @@ mod tests {
         };
         let (free, damped) = (tail(f64::INFINITY), tail(0.005));
         assert!(damped < 1e-3 * free, "{damped:e} vs {free:e}");
+    }
+
+    /// The hand's leak acts while the force still pushes, not only on its tail.
+    #[test]
+    fn a_hand_damps_the_force_while_it_pushes() {
+        let fs = 48_000.0;
+        let (mut free, mut damped) = (DriveHighpass::default(), DriveHighpass::default());
+        free.tune(440.0, fs);
+        damped.tune(440.0, fs);
+        damped.damp(0.005, fs, 1);
+        let push = |hp: &mut DriveHighpass| (0..200).map(|i| hp.tick(1.0 + i as f64)).sum();
+        let (a, b): (f64, f64) = (push(&mut free), push(&mut damped));
+        assert!((a - b).abs() > 1e-3 * a.abs(), "{a} {b}");
+        // Undamped again: the plain sections, as before the hand.
+        let mut undone = damped;
+        undone.damp(f64::INFINITY, fs, 1);
+        assert!(undone.plain && !damped.plain);
     }
 
     #[test]
