@@ -200,7 +200,7 @@ impl Voice {
                 self.ring_out(peaks, left);
                 break;
             }
-            let s = self.tick_raw(q, mix, None);
+            let s = self.tick_raw::<true>(q, mix, None);
             if !s.out.is_finite() {
                 break;
             }

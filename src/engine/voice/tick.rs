@@ -21,36 +21,18 @@ impl Voice {
     }
 
     /// [`tick`](Self::tick), each impact taking the gains `levels` has for what it
-    /// latched (a bounce after the parameters moved gets its own). Compiled for the
-    /// bank's path, the contact's step and the bank in line.
-    #[inline]
+    /// latched (a bounce after the parameters moved gets its own). In line in its
+    /// caller's sample loop, the contact's step and the bank called on their paths: for
+    /// a caller that plays a voice sample by sample (a run of samples is cheaper through
+    /// [`run`](Self::run)).
+    #[inline(always)]
     pub fn tick_with(
         &mut self,
         p: &EngineParams,
         mix: f64,
         levels: Option<&mut dyn GainSource>,
     ) -> Option<VoiceSample> {
-        #[cfg(target_arch = "x86_64")]
-        if self.vector() {
-            // SAFETY: the bank takes its vector path only where the CPU has AVX2 and FMA.
-            return unsafe { self.tick_vex(p, mix, levels) };
-        }
-        self.tick_here(p, mix, levels)
-    }
-
-    /// [`tick_here`](Self::tick_here) compiled for AVX2 and FMA: the contact's step and
-    /// the bank in line, in the three-operand forms. Nothing is fused that the portable
-    /// build does not fuse (Rust never contracts `a·b + c`): the same bits.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    #[inline(never)]
-    fn tick_vex(
-        &mut self,
-        p: &EngineParams,
-        mix: f64,
-        levels: Option<&mut dyn GainSource>,
-    ) -> Option<VoiceSample> {
-        self.tick_here(p, mix, levels)
+        self.tick_on::<false>(p, mix, levels)
     }
 
     /// Up to `n` samples at the mix `mix`, each handed to `each` with the voice as the
@@ -112,9 +94,8 @@ impl Voice {
         self.body.vector()
     }
 
-    /// [`tick_with`](Self::tick_with) in line in its caller, for a sample loop already
-    /// compiled for the voice's path (the engine's): the sample it hands back is then
-    /// not moved through memory.
+    /// [`tick_with`](Self::tick_with) with the contact's step in line, for a sample
+    /// loop compiled for the voice's path (the engine's, [`run`](Self::run)).
     #[inline(always)]
     pub(crate) fn tick_here(
         &mut self,
@@ -122,7 +103,20 @@ impl Voice {
         mix: f64,
         levels: Option<&mut dyn GainSource>,
     ) -> Option<VoiceSample> {
-        let mut s = self.tick_raw(p, mix, levels);
+        self.tick_on::<true>(p, mix, levels)
+    }
+
+    /// One sample under the ceiling and the guard, the contact's step in line where
+    /// `HERE` (see `Bouncer::step_contact`). In line in its caller: the sample it hands
+    /// back is then not moved through memory.
+    #[inline(always)]
+    fn tick_on<const HERE: bool>(
+        &mut self,
+        p: &EngineParams,
+        mix: f64,
+        levels: Option<&mut dyn GainSource>,
+    ) -> Option<VoiceSample> {
+        let mut s = self.tick_raw::<HERE>(p, mix, levels);
         (s.out, s.side) = self.ceiling_and_guard(s.out, s.side)?;
         Some(s)
     }
@@ -147,7 +141,7 @@ impl Voice {
     /// or an interrupted contact, latch an impact's gains) is out of line: the sample of
     /// a wall contact keeps its values in registers, not in a frame sized for those.
     #[inline(always)]
-    pub(super) fn tick_raw(
+    pub(super) fn tick_raw<const HERE: bool>(
         &mut self,
         p: &EngineParams,
         mix: f64,
@@ -164,7 +158,7 @@ impl Voice {
         let (mut s, mut u) = (BounceSample::default(), 0.0);
         if self.two_way.as_ref().is_some_and(|t| !t.is_done()) {
             (s, u) = self.two_way_sample();
-        } else if let Some(wall) = self.wall_sample(raw) {
+        } else if let Some(wall) = self.wall_sample::<HERE>(raw) {
             (s, u) = wall;
         }
         if s.onset
@@ -244,7 +238,10 @@ impl Voice {
     /// One sample of the rigid-wall bouncer, while it has impacts to play: what the
     /// contact did and the normalised excitation it hands the body.
     #[inline(always)]
-    pub(super) fn wall_sample(&mut self, raw: &EngineParams) -> Option<(BounceSample, f64)> {
+    pub(super) fn wall_sample<const HERE: bool>(
+        &mut self,
+        raw: &EngineParams,
+    ) -> Option<(BounceSample, f64)> {
         let b = self.bouncer.as_mut().filter(|b| !b.is_done())?;
         let norm = &mut self.norm;
         let unit = &mut self.unit;
@@ -253,7 +250,7 @@ impl Voice {
         let epoch = self.epoch;
         // The latching closure is made only where the sample is more than a contact's
         // step: its captures would otherwise be laid out every sample.
-        let s = match b.step_contact::<true>() {
+        let s = match b.step_contact::<HERE>() {
             Ok(s) => s,
             Err(rest) => b.step_rest(rest, || {
                 // Latching at onset: the new impact takes the parameters of now.
