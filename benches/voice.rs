@@ -56,10 +56,7 @@ fn bench_voice(c: &mut Criterion) {
         in_contact(&mut g, &name, EngineParams::default());
         let p = soft_params(Method::Verlet);
         g.bench_function(format!("restruck_256/{path}/verlet"), |b| {
-            let mut levels = Levels::on_demand(FS);
-            levels.set(&p, FS);
-            let mut v = Voice::new(FS);
-            v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+            let (mut v, mut levels) = struck(&p);
             let mut n = 0;
             b.iter(|| {
                 n += 1;
@@ -90,10 +87,7 @@ fn bench_voice(c: &mut Criterion) {
 /// the engine plays a voice: a run of samples at a time (`Voice::run`).
 fn in_contact(g: &mut Group, name: &str, p: EngineParams) {
     g.bench_function(name, |b| {
-        let mut levels = Levels::on_demand(FS);
-        levels.set(&p, FS);
-        let mut v = Voice::new(FS);
-        v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+        let (mut v, mut levels) = struck(&p);
         b.iter_custom(|iters| {
             let t = Instant::now();
             contact_run(&mut v, &p, &mut levels, iters, |s| {
@@ -108,17 +102,33 @@ fn in_contact(g: &mut Group, name: &str, p: EngineParams) {
 /// sample by sample pays).
 fn in_contact_per_call(g: &mut Group, name: &str, p: EngineParams) {
     g.bench_function(name, |b| {
-        let mut levels = Levels::on_demand(FS);
-        levels.set(&p, FS);
-        let mut v = Voice::new(FS);
-        v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
-        b.iter(|| {
-            if !v.in_contact() {
-                v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
-            }
-            black_box(v.tick_with(&p, 0.7, Some(&mut levels)))
-        });
+        let (mut v, mut levels) = struck(&p);
+        b.iter(|| black_box(call_sample(&mut v, &p, &mut levels)));
     });
+}
+
+/// A voice of patch `p` struck on key 60 at full velocity, and the level table (made
+/// on demand) it reads.
+fn struck(p: &EngineParams) -> (Voice, Levels) {
+    let mut levels = Levels::on_demand(FS);
+    levels.set(p, FS);
+    let mut v = Voice::new(FS);
+    v.strike_with(p, 60, 1.0, 0, 0.7, &mut levels);
+    (v, levels)
+}
+
+/// Strikes `v` again where its contact has ended.
+fn keep_in_contact(v: &mut Voice, p: &EngineParams, levels: &mut Levels) {
+    if !v.in_contact() {
+        v.strike_with(p, 60, 1.0, 0, 0.7, levels);
+    }
+}
+
+/// One sample of `v` through `Voice::tick_with`, struck again first where its contact
+/// has ended.
+fn call_sample(v: &mut Voice, p: &EngineParams, levels: &mut Levels) -> Option<VoiceSample> {
+    keep_in_contact(v, p, levels);
+    v.tick_with(p, 0.7, Some(levels))
 }
 
 /// `n` samples of `v` (patch `p`) in contact, each handed to `each`: struck again,
@@ -133,9 +143,7 @@ fn contact_run(
 ) {
     let mut left = n as usize;
     while left > 0 {
-        if !v.in_contact() {
-            v.strike_with(p, 60, 1.0, 0, 0.7, levels);
-        }
+        keep_in_contact(v, p, levels);
         left -= v.run(p, 0.7, Some(&mut *levels), left, |s, v| {
             each(s);
             v.in_contact()
@@ -315,15 +323,9 @@ fn bench_coupling(c: &mut Criterion) {
             coupling,
             ..Default::default()
         };
-        let mut levels = Levels::on_demand(FS);
-        levels.set(&p, FS);
-        let mut v = Voice::new(FS);
-        v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+        let (mut v, mut levels) = struck(&p);
         let mut sample = || {
-            if !v.in_contact() {
-                v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
-            }
-            black_box(v.tick_with(&p, 0.7, Some(&mut levels)));
+            black_box(call_sample(&mut v, &p, &mut levels));
         };
         g.bench_function(format!("in_contact/{coupling:?}"), |b| b.iter(&mut sample));
         per_sample[i] = seconds_per(1_000_000, sample);
@@ -368,10 +370,7 @@ fn contact_loop(args: &[String]) {
         None if which == "default" => EngineParams::default(),
         None => panic!("unknown patch {which}: verlet, heun, rk4, am1 or default"),
     };
-    let mut levels = Levels::on_demand(FS);
-    levels.set(&p, FS);
-    let mut v = Voice::new(FS);
-    v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
+    let (mut v, mut levels) = struck(&p);
     let (mut sum, mut bits) = (0.0, 0u64);
     let mut read = |s: Option<VoiceSample>| {
         let s = black_box(s).unwrap_or_default();
@@ -381,10 +380,7 @@ fn contact_loop(args: &[String]) {
     let t = Instant::now();
     if args.get(2).is_some_and(|a| a == "per_call") {
         for _ in 0..n {
-            if !v.in_contact() {
-                v.strike_with(&p, 60, 1.0, 0, 0.7, &mut levels);
-            }
-            read(v.tick_with(&p, 0.7, Some(&mut levels)));
+            read(call_sample(&mut v, &p, &mut levels));
         }
     } else {
         contact_run(&mut v, &p, &mut levels, n, read);

@@ -182,7 +182,7 @@ impl Engine {
     }
 
     /// [`tick_voice`](Self::tick_voice) compiled for AVX2 and FMA (the same bits: see
-    /// `Voice::tick_with`).
+    /// `Voice::run`).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     #[inline(never)]

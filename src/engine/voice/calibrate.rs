@@ -168,6 +168,8 @@ impl Voice {
         self.probe_run_here(q, mix, stop, lengths, peaks)
     }
 
+    /// [`probe_run`](Self::probe_run) compiled for AVX2 and FMA (the same bits: see
+    /// [`Voice::run`]).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     #[inline(never)]

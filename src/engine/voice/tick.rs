@@ -55,6 +55,9 @@ impl Voice {
         self.run_here(p, mix, levels, n, each)
     }
 
+    /// [`run`](Self::run) compiled for AVX2 and FMA: the contact's step and the bank in
+    /// line, in the three-operand forms. Nothing is fused that the portable build does
+    /// not fuse (Rust never contracts `a·b + c`), so the bits are the same.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma")]
     #[inline(never)]

@@ -22,8 +22,8 @@ impl ModalBody {
         self.vector = on && vector_path();
     }
 
-    /// True where the bank runs the vector path: what its voice's samples are compiled
-    /// for (`Voice::tick_with`).
+    /// True where the bank runs the vector path: what its voice's sample loops are
+    /// compiled for (`Voice::run`).
     #[inline]
     pub fn vector(&self) -> bool {
         self.vector

@@ -18,7 +18,7 @@ impl Impact {
     }
 
     /// [`step`](Self::step) in line in its caller, compiled for whatever the caller is:
-    /// for a sample loop compiled for its path (a voice's, `Voice::tick_with`), which
+    /// for a sample loop compiled for its path (a voice's, `Voice::run`), which
     /// then runs the step with no call and, on the vector path, the three-operand forms.
     #[inline(always)]
     pub fn step_here(&mut self) -> bool {
