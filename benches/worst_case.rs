@@ -7,7 +7,8 @@
 //! Then the note storm: 16 new-key, fully humanized notes at the start of every block,
 //! at Hardness 10 ms, with and without gravity in contact, at 48 kHz in blocks of 128
 //! and 192 kHz in blocks of 256, through an engine whose level tables a background
-//! worker makes (as the plugin's in real time), note-ons inside the clock.
+//! worker makes (as the plugin's in real time), note-ons inside the clock; each block
+//! the least of three plays of the same storm, and the worst block of one play.
 //!
 //! `cargo bench --bench worst_case`.
 
@@ -284,13 +285,19 @@ fn note_on_times(fs: f64) -> (Vec<f64>, Vec<(EngineParams, u8, f32)>) {
     (times, notes)
 }
 
+/// Plays of the note storm: each block's time is the least over them (every play is
+/// the same blocks of the same notes), so that a preemption of the bench's thread on
+/// this shared machine does not show as the block's cost. The worst of one play is
+/// printed too.
+const STORM_RUNS: usize = 3;
+
 /// The note storm (see the module doc): the worst and median block, note-ons
 /// included, against the block's real-time budget.
 fn storm() {
     println!();
     println!(
-        "{:<40} {:>10} {:>10} {:>10}",
-        "note storm (16 new keys a block)", "worst µs", "median µs", "% budget"
+        "{:<40} {:>10} {:>10} {:>10} {:>14}",
+        "note storm (16 new keys a block)", "worst µs", "median µs", "% budget", "1 play worst"
     );
     for (fs, block) in [(48_000.0, 128usize), (192_000.0, 256)] {
         for gravity in [false, true] {
@@ -302,27 +309,11 @@ fn storm() {
                 gravity_in_contact: gravity,
                 ..Default::default()
             };
-            let mut e = Engine::new(fs);
-            e.set_params(&p);
-            e.set_sample_rate(fs);
-            let (_worker, link) = LevelWorker::spawn();
-            e.use_level_worker(link);
-            // The patch is loaded before it is played: its table is made first.
-            while !e.levels_ready() {
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-            let (mut l, mut r) = (vec![0f32; block], vec![0f32; block]);
-            let mut times = Vec::new();
-            let mut key = 0u32;
-            for _ in 0..(2.0 * fs / block as f64) as usize {
-                let t = Instant::now();
-                for _ in 0..16 {
-                    key = (key + 37) % 88;
-                    e.note_on(21 + key as u8, 0.5 + (key % 8) as f32 / 16.0, 0, None);
-                }
-                e.render(black_box(&mut l), black_box(&mut r));
-                times.push(t.elapsed().as_secs_f64());
-            }
+            let plays: Vec<Vec<f64>> = (0..STORM_RUNS).map(|_| storm_play(&p, fs, block)).collect();
+            let one_play = plays[0].iter().copied().fold(0.0, f64::max);
+            let mut times: Vec<f64> = (0..plays[0].len())
+                .map(|b| plays.iter().map(|t| t[b]).fold(f64::INFINITY, f64::min))
+                .collect();
             times.sort_by(f64::total_cmp);
             let (worst, median) = (times[times.len() - 1], times[times.len() / 2]);
             let name = format!(
@@ -331,12 +322,39 @@ fn storm() {
                 if gravity { ", gravity in contact" } else { "" }
             );
             println!(
-                "{:<40} {:>10.1} {:>10.1} {:>10.1}",
+                "{:<40} {:>10.1} {:>10.1} {:>10.1} {:>14.1}",
                 name,
                 worst * 1e6,
                 median * 1e6,
-                100.0 * worst / (block as f64 / fs)
+                100.0 * worst / (block as f64 / fs),
+                one_play * 1e6
             );
         }
     }
+}
+
+/// One play of the storm: 2 s of blocks, each block's time with its 16 note-ons.
+fn storm_play(p: &EngineParams, fs: f64, block: usize) -> Vec<f64> {
+    let mut e = Engine::new(fs);
+    e.set_params(p);
+    e.set_sample_rate(fs);
+    let (_worker, link) = LevelWorker::spawn();
+    e.use_level_worker(link);
+    // The patch is loaded before it is played: its table is made first.
+    while !e.levels_ready() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let (mut l, mut r) = (vec![0f32; block], vec![0f32; block]);
+    let mut times = Vec::new();
+    let mut key = 0u32;
+    for _ in 0..(2.0 * fs / block as f64) as usize {
+        let t = Instant::now();
+        for _ in 0..16 {
+            key = (key + 37) % 88;
+            e.note_on(21 + key as u8, 0.5 + (key % 8) as f32 / 16.0, 0, None);
+        }
+        e.render(black_box(&mut l), black_box(&mut r));
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times
 }

@@ -42,16 +42,22 @@ impl Interrupted {
     }
 
     /// One sample while the striker still presses: what it did and the striker's mass;
-    /// `None` once it has left the body.
-    #[inline]
-    fn step(&mut self) -> Option<(BounceSample, f64)> {
+    /// `None` once it has left the body. `HERE`: the wall contact's step in line (see
+    /// `Bouncer::step_contact`).
+    #[inline(always)]
+    fn step<const HERE: bool>(&mut self) -> Option<(BounceSample, f64)> {
         match self {
             Interrupted::Wall(b) => {
                 if b.phase() != Phase::Contact {
                     return None;
                 }
-                let latch = b.latch();
-                let s = b.step(|| latch);
+                let s = match b.step_contact::<HERE>() {
+                    Ok(s) => s,
+                    Err(rest) => {
+                        let latch = b.latch();
+                        b.step_rest(rest, || latch)
+                    }
+                };
                 Some((s, b.impact().analytic().contact.mass))
             }
             Interrupted::TwoWay(t) => {
@@ -71,9 +77,8 @@ pub(super) struct Tail {
     gain: level::Gains,
     /// Normalised impulse the contact may still deliver (see `Voice::tick`).
     budget: f64,
-    /// Fade phase, 0 → 1, and its step per sample.
-    t: f64,
-    dt: f64,
+    /// The fade's raised cosine.
+    fade: Fade,
     /// Its last dry sample after the mix, handed to the de-click if it is cut after all.
     pub last_dry: f64,
 }
@@ -89,9 +94,8 @@ impl Tail {
     ) -> Self {
         let len = FADE_OF_CONTACT * contact.contact_time() * fs;
         Self {
-            t: 0.0,
             // A contact of under a sample, or a bound that is not a number, fades at once.
-            dt: if len > 1.0 { 1.0 / len } else { 1.0 },
+            fade: Fade::new(if len > 1.0 { 1.0 / len } else { 1.0 }),
             contact,
             norm,
             gain,
@@ -102,20 +106,81 @@ impl Tail {
 
     /// One sample of the interrupted contact: its normalised force, and what it puts
     /// into the dry path and the body's drive at its gains. `None` once it has left the
-    /// wall (the sample it leaves in still counts).
-    #[inline]
-    pub(super) fn tick(&mut self, fs: f64) -> Option<(f64, f64, f64)> {
-        if self.t >= 1.0 {
+    /// wall (the sample it leaves in still counts). `HERE` as for
+    /// [`Interrupted::step`].
+    #[inline(always)]
+    pub(super) fn tick<const HERE: bool>(&mut self, fs: f64) -> Option<(f64, f64, f64)> {
+        if self.fade.t >= 1.0 {
             return None;
         }
-        let (s, mass) = self.contact.step()?;
-        self.t += self.dt;
-        let fade = 0.5 * (1.0 + (PI * self.t.min(1.0)).cos());
-        let u = fade * excitation(mass * s.dv * fs, &self.norm, &mut self.budget);
+        let (s, mass) = self.contact.step::<HERE>()?;
+        let u = self.fade.next() * excitation(mass * s.dv * fs, &self.norm, &mut self.budget);
         Some((
             u,
             self.gain.dry * u,
             self.gain.body * u * self.norm.body_drive,
         ))
+    }
+}
+
+/// The raised cosine `½(1 + cos πt)` from 1 down to 0 as `t` goes from 0 to 1 by `dt` a
+/// sample. `cos πt` is turned by `πdt` each sample (a rotation: four products where a
+/// `cos` was a fifth of a tail's sample). Its rounding adds up: within 1e-16 of the
+/// cosine per sample of the fade (1e-11 over a second at 384 kHz).
+#[derive(Clone, Copy, Debug)]
+struct Fade {
+    t: f64,
+    dt: f64,
+    /// `(cos πt, sin πt)`, and the turn `(cos πdt, sin πdt)`.
+    at: (f64, f64),
+    turn: (f64, f64),
+}
+
+impl Fade {
+    fn new(dt: f64) -> Self {
+        let (s, c) = (PI * dt).sin_cos();
+        Self {
+            t: 0.0,
+            dt,
+            at: (1.0, 0.0),
+            turn: (c, s),
+        }
+    }
+
+    /// The next sample's gain: `½(1 + cos πt)` at `t + dt`, 0 from `t = 1` on.
+    #[inline(always)]
+    fn next(&mut self) -> f64 {
+        self.t += self.dt;
+        let ((c, s), (tc, ts)) = (self.at, self.turn);
+        self.at = (c * tc - s * ts, s * tc + c * ts);
+        if self.t >= 1.0 {
+            0.0
+        } else {
+            0.5 * (1.0 + self.at.0)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The turned cosine stays on the raised cosine over fades from one sample to 26 s
+    /// at 384 kHz, and ends at 0.
+    #[test]
+    fn the_fade_is_the_raised_cosine() {
+        for len in [1.0, 1.5, 2.0, 7.3, 100.0, 4096.5, 384_000.0, 1e7] {
+            let dt = 1.0 / len;
+            let mut fade = Fade::new(dt);
+            let (mut t, mut worst, mut last) = (0.0f64, 0.0f64, 1.0);
+            while t < 1.0 {
+                t += dt;
+                let want = 0.5 * (1.0 + (PI * t.min(1.0)).cos());
+                last = fade.next();
+                worst = worst.max((last - want).abs());
+            }
+            assert!(worst < 1e-16 * len.max(1e3), "fade over {len} samples errs by {worst:e}");
+            assert_eq!(last, 0.0, "fade over {len} samples ends at {last}");
+        }
     }
 }
