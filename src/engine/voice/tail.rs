@@ -179,7 +179,10 @@ mod tests {
                 last = fade.next();
                 worst = worst.max((last - want).abs());
             }
-            assert!(worst < 1e-16 * len.max(1e3), "fade over {len} samples errs by {worst:e}");
+            assert!(
+                worst < 1e-16 * len.max(1e3),
+                "fade over {len} samples errs by {worst:e}"
+            );
             assert_eq!(last, 0.0, "fade over {len} samples ends at {last}");
         }
     }
