@@ -45,7 +45,9 @@ impl Default for Request {
     }
 }
 
-/// Entries a note asked for before they were fresh: made first.
+/// Entries a note asked for before they were fresh: made first. Kept across patch
+/// changes: a note may ask before the worker has seen the patch it asks for, and a slot
+/// one patch wanted is one the next patch's table makes too.
 #[derive(Default)]
 struct Wanted([AtomicU64; WORDS]);
 
@@ -62,13 +64,22 @@ impl Wanted {
         }
     }
 
-    /// Takes the lowest wanted slot.
-    fn take(&self) -> Option<usize> {
-        for (i, w) in self.0.iter().enumerate() {
-            let bits = w.load(Ordering::Relaxed);
+    /// Takes the first wanted slot from `from` on, round the slots: in turn, so that
+    /// notes asking again and again for low slots (keys, while knob moves keep the
+    /// patch changing) do not keep the high ones (the corrections) waiting for ever.
+    fn take(&self, from: usize) -> Option<usize> {
+        let from = from % (WORDS * 64);
+        let (first, skip) = (from / 64, from % 64);
+        // The first word's bits from `from` on, the other words, then its bits before.
+        let others = (1..WORDS).map(|i| ((first + i) % WORDS, !0u64));
+        let order = std::iter::once((first, !0u64 << skip))
+            .chain(others)
+            .chain(std::iter::once((first, !(!0u64 << skip))));
+        for (i, mask) in order {
+            let bits = self.0[i].load(Ordering::Relaxed) & mask;
             if bits != 0 {
                 let b = bits.trailing_zeros() as usize;
-                w.fetch_and(!(1 << b), Ordering::Relaxed);
+                self.0[i].fetch_and(!(1 << b), Ordering::Relaxed);
                 return Some(i * 64 + b);
             }
         }
@@ -139,7 +150,7 @@ impl LevelWorker {
                 let mut table = Box::new(LevelTable::default());
                 let mut scratch = Box::new(Voice::new(48_000.0));
                 let mut scratch_fs = 48_000.0;
-                let mut generation = 0;
+                let (mut generation, mut cursor) = (0, 0);
                 while !s.load(Ordering::Relaxed) {
                     let req = *request_out.read();
                     if req.fs.is_nan() || req.fs <= 0.0 {
@@ -154,7 +165,7 @@ impl LevelWorker {
                         *scratch = Voice::new(req.fs);
                         scratch_fs = req.fs;
                     }
-                    match next_slot(&table, &w) {
+                    match next_slot(&table, &w, &mut cursor) {
                         Some(k) => {
                             table.fill(k, &mut scratch);
                             if let Some(e) = table.slot_entry(k) {
@@ -196,8 +207,10 @@ fn retag(table: &mut LevelTable, slots: &LevelSlots, req: &Request) {
 
 /// The next entry to make: one a note asked for, else the stale key nearest middle C,
 /// else the first stale correction.
-fn next_slot(table: &LevelTable, wanted: &Wanted) -> Option<usize> {
-    while let Some(k) = wanted.take() {
+/// `cursor` is where the next look at the wanted slots starts (after the last taken).
+fn next_slot(table: &LevelTable, wanted: &Wanted, cursor: &mut usize) -> Option<usize> {
+    while let Some(k) = wanted.take(*cursor) {
+        *cursor = k + 1;
         if !table.is_fresh(k) {
             return Some(k);
         }
@@ -348,5 +361,43 @@ impl GainSource for Levels {
             }
         }
         .unwrap_or(Gains::UNIT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wanted slots are taken in turn round the slots, not lowest first: a low slot
+    /// asked for again after it was taken waits for a high one asked for before.
+    #[test]
+    fn wanted_slots_are_taken_in_turn() {
+        let w = Wanted::default();
+        let want = |k: usize| {
+            let mut bits = [0u64; WORDS];
+            bits[k / 64] |= 1 << (k % 64);
+            w.want_all(&bits);
+        };
+        let (low, mid, high) = (3, 64, SLOTS - 1);
+        want(low);
+        want(high);
+        assert_eq!(w.take(0), Some(low));
+        want(low);
+        assert_eq!(
+            w.take(low + 1),
+            Some(high),
+            "the high slot asked first waits"
+        );
+        assert_eq!(
+            w.take(high + 1),
+            Some(low),
+            "round the slots, back to the start"
+        );
+        want(mid);
+        want(low);
+        // From inside a word: its later bits, the words after, then its earlier bits.
+        assert_eq!(w.take(low + 1), Some(mid));
+        assert_eq!(w.take(mid + 1), Some(low));
+        assert_eq!(w.take(0), None);
     }
 }
