@@ -249,12 +249,15 @@ impl Voice {
         self.two_way.as_ref().map(|t| t.view())
     }
     pub fn in_contact(&self) -> bool {
-        self.bouncer.is_some_and(|b| !b.is_done()) || self.two_way.is_some_and(|t| !t.is_done())
+        self.bouncer.as_ref().is_some_and(|b| !b.is_done())
+            || self.two_way.as_ref().is_some_and(|t| !t.is_done())
     }
     /// True while the mass touches the wall (not in a flight between bounces).
     fn touching(&self) -> bool {
-        self.bouncer.is_some_and(|b| b.phase() == Phase::Contact)
-            || self.two_way.is_some_and(|t| t.touching())
+        self.bouncer
+            .as_ref()
+            .is_some_and(|b| b.phase() == Phase::Contact)
+            || self.two_way.as_ref().is_some_and(|t| t.touching())
     }
     /// True while this strike's contact, or one a re-strike interrupted, presses.
     fn pressing(&self) -> bool {
@@ -271,8 +274,8 @@ impl Voice {
 
     /// True when the contact sequence is over and everything has rung below −120 dB.
     pub fn is_silent(&self) -> bool {
-        let contact_done = self.bouncer.is_none_or(|b| b.is_done())
-            && self.two_way.is_none_or(|t| t.is_done())
+        let contact_done = self.bouncer.as_ref().is_none_or(|b| b.is_done())
+            && self.two_way.as_ref().is_none_or(|t| t.is_done())
             && self.tail.is_none();
         // The bank's bound (16 moduli) last: a sounding voice's last sample is over
         // the threshold, so a ringing voice is told apart without it.

@@ -10,8 +10,8 @@ impl Voice {
     /// block at a time.
     pub fn only_rings(&self) -> bool {
         self.active
-            && self.bouncer.is_none_or(|b| b.is_done())
-            && self.two_way.is_none_or(|t| t.is_done())
+            && self.bouncer.as_ref().is_none_or(|b| b.is_done())
+            && self.two_way.as_ref().is_none_or(|t| t.is_done())
             && self.tail.is_none()
             && !self.body_stale
             && self.pending_damp.is_none()
