@@ -6,14 +6,15 @@
 //!
 //! Then the note storm: 16 new-key, fully humanized notes at the start of every block,
 //! at Hardness 10 ms, with and without gravity in contact, at 48 kHz in blocks of 128
-//! and 192 kHz in blocks of 256, with 64 voices and with the plugin's default 16, through an engine whose level tables a background
+//! and 192 kHz in blocks of 256, with 64 voices and with the plugin's default 16 (and
+//! the same storms two-way), through an engine whose level tables a background
 //! worker makes (as the plugin's in real time), note-ons inside the clock; each block
 //! the least of three plays of the same storm, and the worst block of one play.
 //!
 //! `cargo bench --bench worst_case`.
 
 use rebound::engine::levels::LevelWorker;
-use rebound::engine::{Controls, Engine, EngineParams};
+use rebound::engine::{Controls, Coupling, Engine, EngineParams};
 use rebound::model::{Correction, Method};
 use std::hint::black_box;
 use std::time::Instant;
@@ -307,37 +308,45 @@ fn storm() {
         (16, 48_000.0, 128),
         (16, 192_000.0, 256),
     ] {
-        for gravity in [false, true] {
+        // The default patch, with gravity in contact, and two-way (its stolen voices
+        // keep their contacts through their fade).
+        for (kind, gravity, coupling) in [
+            ("", false, Coupling::Rigid),
+            (", gravity", true, Coupling::Rigid),
+            (", two-way", false, Coupling::TwoWay),
+        ] {
             let p = EngineParams {
                 hardness_ms: 10.0,
                 humanize: 1.0,
                 voices,
                 bouncing: gravity,
                 gravity_in_contact: gravity,
+                coupling,
                 ..Default::default()
             };
-            let plays: Vec<Vec<f64>> = (0..STORM_RUNS).map(|_| storm_play(&p, fs, block)).collect();
-            let one_play = plays[0].iter().copied().fold(0.0, f64::max);
-            let mut times: Vec<f64> = (0..plays[0].len())
-                .map(|b| plays.iter().map(|t| t[b]).fold(f64::INFINITY, f64::min))
-                .collect();
-            times.sort_by(f64::total_cmp);
-            let (worst, median) = (times[times.len() - 1], times[times.len() / 2]);
-            let name = format!(
-                "{voices} voices, {} kHz / {block}{}",
-                fs / 1000.0,
-                if gravity { ", gravity" } else { "" }
-            );
-            println!(
-                "{:<40} {:>10.1} {:>10.1} {:>10.1} {:>14.1}",
-                name,
-                worst * 1e6,
-                median * 1e6,
-                100.0 * worst / (block as f64 / fs),
-                one_play * 1e6
-            );
+            let name = format!("{voices} voices, {} kHz / {block}{kind}", fs / 1000.0);
+            storm_row(&name, &p, fs, block);
         }
     }
+}
+
+/// One line of the storm's table: [`STORM_RUNS`] plays, each block's least.
+fn storm_row(name: &str, p: &EngineParams, fs: f64, block: usize) {
+    let plays: Vec<Vec<f64>> = (0..STORM_RUNS).map(|_| storm_play(p, fs, block)).collect();
+    let one_play = plays[0].iter().copied().fold(0.0, f64::max);
+    let mut times: Vec<f64> = (0..plays[0].len())
+        .map(|b| plays.iter().map(|t| t[b]).fold(f64::INFINITY, f64::min))
+        .collect();
+    times.sort_by(f64::total_cmp);
+    let (worst, median) = (times[times.len() - 1], times[times.len() / 2]);
+    println!(
+        "{:<40} {:>10.1} {:>10.1} {:>10.1} {:>14.1}",
+        name,
+        worst * 1e6,
+        median * 1e6,
+        100.0 * worst / (block as f64 / fs),
+        one_play * 1e6
+    );
 }
 
 /// One play of the storm: 2 s of blocks, each block's time with its 16 note-ons.
