@@ -1,7 +1,7 @@
 //! A stolen voice in contact: its contact is lifted at the steal (only the new note
 //! pushes on from there), and the lift does not click under the steal's fade.
 
-use rebound::engine::{Engine, EngineParams};
+use rebound::engine::{Coupling, Engine, EngineParams};
 
 mod support;
 use support::max_step;
@@ -11,12 +11,13 @@ const STEAL_AT: usize = 100;
 const AFTER: usize = 2000;
 
 /// `(left, force)`: key 60 struck at sample 0 if `first`, key 67 at [`STEAL_AT`] if
-/// `second`; one voice, a 10 ms contact.
-fn play(mix: f64, first: bool, second: bool) -> (Vec<f32>, Vec<f32>) {
+/// `second`; one voice, a 10 ms contact, on the rigid wall or two-way.
+fn play(coupling: Coupling, mix: f64, first: bool, second: bool) -> (Vec<f32>, Vec<f32>) {
     let p = EngineParams {
         voices: 1,
         hardness_ms: 10.0,
         mix,
+        coupling,
         ..Default::default()
     };
     let mut e = Engine::new(FS);
@@ -40,19 +41,23 @@ fn play(mix: f64, first: bool, second: bool) -> (Vec<f32>, Vec<f32>) {
 
 #[test]
 fn a_stolen_contact_is_lifted_without_a_click() {
-    for mix in [0.0, 0.5, 1.0] {
-        let (both, force_both) = play(mix, true, true);
-        let (new, force_new) = play(mix, false, true);
-        let (old, force_old) = play(mix, true, false);
+    for (coupling, mix) in [Coupling::Rigid, Coupling::TwoWay]
+        .into_iter()
+        .flat_map(|c| [0.0, 0.5, 1.0].map(|m| (c, m)))
+    {
+        let mix_name = format!("{coupling:?}, mix {mix}");
+        let (both, force_both) = play(coupling, mix, true, true);
+        let (new, force_new) = play(coupling, mix, false, true);
+        let (old, force_old) = play(coupling, mix, true, false);
         // Key 60 is still pressing when it is stolen.
         assert!(
             force_old[STEAL_AT - 1] > 0.0,
-            "mix {mix}: no contact to steal"
+            "{mix_name}: no contact to steal"
         );
         let differ = (STEAL_AT..force_new.len()).find(|&i| force_both[i] != force_new[i]);
         assert!(
             differ.is_none(),
-            "mix {mix}: the stolen voice still pushes at {differ:?}"
+            "{mix_name}: the stolen voice still pushes at {differ:?}"
         );
         // The new note's own onset is in both; the lift adds no step of its own.
         let w = STEAL_AT - 8..STEAL_AT + 400;
@@ -60,7 +65,7 @@ fn a_stolen_contact_is_lifted_without_a_click() {
         let reference = max_step(&new[w.clone()]) + max_step(&old[w]);
         assert!(
             step <= 1.1 * reference,
-            "mix {mix}: step {step} against {reference}"
+            "{mix_name}: step {step} against {reference}"
         );
     }
 }

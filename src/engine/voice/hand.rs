@@ -7,28 +7,28 @@ use crate::engine::params::EngineParams;
 impl Voice {
     /// Fades the voice out over [`STEAL_FADE_TIME`]; it ends when the fade does.
     ///
-    /// On the rigid wall the contact is lifted at once, so that a stolen voice costs a
-    /// body's share, not a contact's (a storm of new keys steals a voice per note).
-    /// The contact's last force is held, on the body and in the dry sound, and goes
-    /// out with the fade: the body stays where the force held it (let go at once, it
-    /// would spring back, a pluck) and the dry sound ramps down as smoothly as the
-    /// contact's own fade would. A two-way voice keeps its contact: its modes live in
-    /// the coupled system until the contact ends.
+    /// The contact is lifted at once, on the rigid wall and two-way alike, so that a
+    /// stolen voice costs a body's share, not a contact's (a storm of new keys steals
+    /// a voice per note; a two-way contact is the dearer of the two). The contact's
+    /// last force is held, on the body and in the dry sound, and goes out with the
+    /// fade: the body stays where the force held it (let go at once, it would spring
+    /// back, a pluck) and the dry sound ramps down as smoothly as the contact's own
+    /// fade would. (A two-way contact's modes are the contact's view of the surface;
+    /// what sounds is the body the force drives, as on the wall.)
     pub fn release_fast(&mut self) {
         if self.active && !self.is_fading() {
             self.fade_step = 1.0 / (STEAL_FADE_TIME * self.fs).max(1.0);
-            if self.two_way.is_none() {
-                if self.pressing() {
-                    if let Some(old) = self.tail.take() {
-                        self.declick += old.last_dry;
-                    }
-                    self.declick += self.last_dry;
-                    self.last_dry = 0.0;
-                    self.declick_coef = 1.0;
-                    self.held_drive = self.last_drive;
+            if self.pressing() {
+                if let Some(old) = self.tail.take() {
+                    self.declick += old.last_dry;
                 }
-                self.bouncer = None;
+                self.declick += self.last_dry;
+                self.last_dry = 0.0;
+                self.declick_coef = 1.0;
+                self.held_drive = self.last_drive;
             }
+            self.bouncer = None;
+            self.two_way = None;
         }
     }
 
