@@ -308,8 +308,7 @@ fn storm() {
         (16, 48_000.0, 128),
         (16, 192_000.0, 256),
     ] {
-        // The default patch, with gravity in contact, and two-way (its stolen voices
-        // keep their contacts through their fade).
+        // The default patch, with gravity in contact, and two-way (the dearer contact).
         for (kind, gravity, coupling) in [
             ("", false, Coupling::Rigid),
             (", gravity", true, Coupling::Rigid),
