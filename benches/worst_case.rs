@@ -13,6 +13,10 @@
 //!
 //! `cargo bench --bench worst_case`.
 
+#[path = "common/random_patches.rs"]
+mod random_patches;
+
+use random_patches::{NOTES, random_notes};
 use rebound::engine::levels::LevelWorker;
 use rebound::engine::{Controls, Coupling, Engine, EngineParams};
 use rebound::model::{Correction, Method};
@@ -158,21 +162,6 @@ fn chord() {
     }
 }
 
-/// A patch drawn from the full ranges: every number uniform in the host's normalised
-/// value (so log-scaled ones evenly in their log), every choice uniform.
-fn random_patch(uniform: &mut impl FnMut() -> f64) -> EngineParams {
-    use rebound::engine::spec::normalized::unnormalize;
-    use rebound::engine::spec::{CHOICES, NUMBERS};
-    let mut p = EngineParams::default();
-    for n in NUMBERS.iter() {
-        (n.set)(&mut p, unnormalize(n, uniform()));
-    }
-    for c in CHOICES.iter() {
-        (c.set)(&mut p, (uniform() * c.choices.len() as f64) as usize);
-    }
-    p
-}
-
 /// Runs of the note-on section: each note-on's time is the least over them, so that a
 /// preemption of this thread on a shared machine (one note-on in thousands taking
 /// milliseconds) is not taken for the note-on's cost.
@@ -236,9 +225,6 @@ fn slowest_first_notes(times: &[f64], notes: &[(EngineParams, u8, f32)]) {
     }
 }
 
-/// Notes played after each patch change in [`note_on_times`].
-const NOTES: usize = 16;
-
 /// Prints the worst, 99th percentile and median of `times` (s) in µs.
 fn quantiles(name: &str, mut times: Vec<f64>) {
     times.sort_by(f64::total_cmp);
@@ -255,13 +241,6 @@ fn quantiles(name: &str, mut times: Vec<f64>) {
 /// One run of [`random_note_ons`] at `fs`: every note-on's time, in order, and its
 /// patch, key and velocity.
 fn note_on_times(fs: f64) -> (Vec<f64>, Vec<(EngineParams, u8, f32)>) {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut uniform = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
     let mut e = Engine::new(fs);
     e.set_sample_rate(fs);
     let (_worker, link) = LevelWorker::spawn();
@@ -269,13 +248,10 @@ fn note_on_times(fs: f64) -> (Vec<f64>, Vec<(EngineParams, u8, f32)>) {
     let (mut l, mut r) = (vec![0f32; 64], vec![0f32; 64]);
     let mut times = Vec::with_capacity(16_000);
     let mut notes = Vec::with_capacity(16_000);
-    for _ in 0..1000 {
-        let p = random_patch(&mut uniform);
+    for (p, keys) in random_notes() {
         e.set_params(&p);
         e.render(&mut l, &mut r);
-        for _ in 0..NOTES {
-            let key = (uniform() * 128.0) as u8;
-            let velocity = uniform() as f32;
+        for (key, velocity) in keys {
             let t = Instant::now();
             e.note_on(black_box(key), velocity, 0, None);
             times.push(t.elapsed().as_secs_f64());
