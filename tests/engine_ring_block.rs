@@ -62,3 +62,48 @@ fn a_ringing_block_is_the_samples_it_stands_for() {
         }
     }
 }
+
+/// A voice stolen in contact holds the contact's last force on its body through its
+/// fade, and rings a block at a time from the steal on: the same samples, bit for bit,
+/// as `tick` gives with the force held, to the fade's end.
+#[test]
+fn a_voice_stolen_in_contact_rings_its_held_force_a_block_at_a_time() {
+    for body in BodyType::ALL {
+        for key in [24, 60, 96] {
+            let p = EngineParams {
+                body,
+                hardness_ms: 10.0,
+                ..Default::default()
+            };
+            let mut a = Voice::new(48_000.0);
+            a.strike(&p, key, 0.8, 0);
+            for _ in 0..100 {
+                a.tick(&p, 0.7);
+            }
+            assert!(a.in_contact(), "{body:?} key {key}: still in contact");
+            a.release_fast();
+            assert!(a.only_rings(), "{body:?} key {key}: the stolen voice rings");
+            let mut b = a;
+            let mix = [0.7; 400];
+            let (mut mid, mut side) = ([0.0; 400], [0.0; 400]);
+            let end = b.ring_into(&mix, &mut mid, &mut side);
+            let mut ended = None;
+            let mut heard = 0.0f64;
+            for (n, &m) in mix.iter().enumerate() {
+                let s = a.tick(&p, m).expect("no guard");
+                assert_eq!(
+                    (mid[n], side[n]),
+                    (s.out, s.side),
+                    "{body:?} key {key} sample {n}"
+                );
+                heard = heard.max(s.out.abs());
+                if !a.is_active() {
+                    ended = Some(n);
+                    break;
+                }
+            }
+            assert!(heard > 0.0, "{body:?} key {key}: the fade is heard");
+            assert_eq!(end, ended.map(|n| (n, false)), "{body:?} key {key}");
+        }
+    }
+}

@@ -7,7 +7,8 @@ use crate::engine::ceiling::CEILING;
 impl Voice {
     /// True when the voice only rings: no contact, flight or tail to come, nothing
     /// waiting for the contact's end. [`ring_into`](Self::ring_into) then plays it a
-    /// block at a time.
+    /// block at a time; a voice stolen in contact too, its last force held on the body
+    /// through its fade (in a storm of new keys most voices are those).
     pub fn only_rings(&self) -> bool {
         self.active
             && self.bouncer.as_ref().is_none_or(|b| b.is_done())
@@ -15,7 +16,6 @@ impl Voice {
             && self.tail.is_none()
             && !self.body_stale
             && self.pending_damp.is_none()
-            && self.held_drive == 0.0
     }
 
     /// Plays `mix.len()` samples of a voice that [`only_rings`](Self::only_rings), as
@@ -35,7 +35,7 @@ impl Voice {
         while at < mix.len() {
             let n = (mix.len() - at).min(RING_BLOCK);
             let (b, bs) = (&mut body[..n], &mut body_side[..n]);
-            self.body.ring_pickups(b, bs);
+            self.body.ring_pickups(self.held_drive, b, bs);
             let (m, s) = (&mut mid[at..at + n], &mut side[at..at + n]);
             let done = self.mix_steady(&mix[at..at + n], b, bs, m, s);
             for j in done..n {
@@ -55,10 +55,10 @@ impl Voice {
     }
 
     /// [`mix_sample`](Self::mix_sample) and the ceiling for a ringing voice in the
-    /// common case, not fading and the ceiling open with nothing near it: the same
-    /// arithmetic, a block at a time. Returns how many samples it played: all of them,
-    /// or none (the voice untouched) when one needs the ceiling or the guard, or while
-    /// the voice fades.
+    /// common case, the ceiling open with nothing near it: the same arithmetic, a block
+    /// at a time. Returns how many samples it played: all of them, or none (the voice
+    /// untouched) when one needs the ceiling or the guard, or when a steal's fade ends
+    /// inside the block.
     #[inline(always)]
     pub(super) fn mix_steady(
         &mut self,
@@ -69,7 +69,18 @@ impl Voice {
         side: &mut [f64],
     ) -> usize {
         let n = mix.len();
-        if self.fade_step != 0.0 || self.ceiling.gain() != 1.0 || n == 0 {
+        if self.ceiling.gain() != 1.0 || n == 0 {
+            return 0;
+        }
+        // The fade of each sample, taken down a step after it as `mix_sample` does (by
+        // 0 when the voice is not fading).
+        let mut fade = [0.0; RING_BLOCK];
+        let mut f = self.fade;
+        for x in &mut fade[..n] {
+            *x = f;
+            f -= self.fade_step;
+        }
+        if self.fade_step != 0.0 && f <= 0.0 {
             return 0;
         }
         // The de-click's decay, the only state carried from sample to sample (nearly
@@ -88,15 +99,15 @@ impl Voice {
         } else {
             &QUIET
         };
-        let (fade, pan, edge) = (self.fade, self.pan, self.edge);
+        let (pan, edge) = (self.pan, self.edge);
         let mut y = [0.0; RING_BLOCK];
         let mut s = [0.0; RING_BLOCK];
         let mut fits = true;
         for j in 0..n {
             // As `mix_sample` with no dry path (own and tail dry 0).
             let dry = 0.0 + FULL_SCALE * 0.0;
-            y[j] = ((1.0 - mix[j]) * dry + mix[j] * (FULL_SCALE * body[j]) + declick[j]) * fade;
-            s[j] = -pan * y[j] + mix[j] * FULL_SCALE * body_side[j] * fade * edge;
+            y[j] = ((1.0 - mix[j]) * dry + mix[j] * (FULL_SCALE * body[j]) + declick[j]) * fade[j];
+            s[j] = -pan * y[j] + mix[j] * FULL_SCALE * body_side[j] * fade[j] * edge;
             // Under the ceiling and a number: the ceiling's gain stays 1 (`Ceiling::next`).
             fits &= y[j].abs() <= CEILING && !s[j].is_nan();
         }
@@ -108,6 +119,7 @@ impl Voice {
             side[j] += s[j];
         }
         self.declick = d;
+        self.fade = f;
         self.last_dry = (1.0 - mix[n - 1]) * 0.0;
         self.last_out = y[n - 1];
         n

@@ -283,11 +283,12 @@ impl ModalBody {
         self.tick_crossfade(u, y)
     }
 
-    /// `mid.len()` samples with no new input (the drive high-pass's tail still plays):
-    /// what [`tick_pickups`](Self::tick_pickups)`(0.0)` would give sample by sample,
-    /// the bank's state and coefficients held in registers over the run (a ringing
-    /// voice's block). `side` is as long as `mid`.
-    pub fn ring_pickups(&mut self, mid: &mut [f64], side: &mut [f64]) {
+    /// `mid.len()` samples with the input held at `held` (0: none; the drive high-pass's
+    /// tail still plays): what [`tick_pickups`](Self::tick_pickups)`(held)` would give
+    /// sample by sample, the bank's state and coefficients held in registers over the
+    /// run (a ringing voice's block, or a stolen one's, its contact's last force held
+    /// through its fade). `side` is as long as `mid`.
+    pub fn ring_pickups(&mut self, held: f64, mid: &mut [f64], side: &mut [f64]) {
         let n = mid.len().min(side.len());
         if !self.active {
             mid[..n].fill(0.0);
@@ -296,7 +297,7 @@ impl ModalBody {
         }
         if self.damp_left > 0 || self.fade_left > 0 {
             for (m, s) in mid[..n].iter_mut().zip(&mut side[..n]) {
-                (*m, *s) = self.tick_pickups(0.0);
+                (*m, *s) = self.tick_pickups(held);
             }
             return;
         }
@@ -305,11 +306,11 @@ impl ModalBody {
         let mut at = 0;
         while at < n {
             let len = (n - at).min(RING_RUN);
-            let u = if self.drive.is_quiet() {
+            let u = if held == 0.0 && self.drive.is_quiet() {
                 &QUIET[..len]
             } else {
                 for d in &mut drive[..len] {
-                    *d = self.drive.tick(0.0);
+                    *d = self.drive.tick(held);
                 }
                 &drive[..len]
             };

@@ -44,7 +44,7 @@ fn play(mut b: ModalBody, kinds: [BodyType; 2], fs: f64, len: usize) -> Vec<(f64
             out.push(b.tick_pickups(force(n)));
             n += 1;
         } else {
-            b.ring_pickups(&mut mid, &mut side);
+            b.ring_pickups(0.0, &mut mid, &mut side);
             out.extend(mid.iter().copied().zip(side));
             n += mid.len();
         }
@@ -119,7 +119,7 @@ fn a_ringing_block_is_the_samples_it_stands_for() {
             }
             let mut b = a;
             let (mut mid, mut side) = ([0.0; 200], [0.0; 200]);
-            b.ring_pickups(&mut mid, &mut side);
+            b.ring_pickups(0.0, &mut mid, &mut side);
             for (m, s) in mid.iter().zip(&side) {
                 assert_eq!((*m, *s), a.tick_pickups(0.0), "{kind:?}, vector {vector}");
             }
