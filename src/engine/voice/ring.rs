@@ -83,7 +83,7 @@ impl Voice {
         if self.fade_step != 0.0 && f <= 0.0 {
             return 0;
         }
-        // The de-click's decay, the only state carried from sample to sample (nearly
+        // The de-click's decay, the other state carried from sample to sample (nearly
         // always over: then zeros, not written for each block).
         const QUIET: [f64; RING_BLOCK] = [0.0; RING_BLOCK];
         let decaying;
