@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 /// Plays of each note in the screening pass; a note's time is the least of them.
 const SCREEN_PLAYS: usize = 5;
 /// Notes of each kind measured by criterion at each rate.
-const WORST: usize = 3;
+const WORST: usize = 5;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
