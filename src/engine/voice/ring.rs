@@ -72,16 +72,18 @@ impl Voice {
         if self.ceiling.gain() != 1.0 || n == 0 {
             return 0;
         }
-        // The fade of each sample, taken down a step after it as `mix_sample` does (by
-        // 0 when the voice is not fading).
-        let mut fade = [0.0; RING_BLOCK];
+        // The fade of each sample: while the voice fades, taken down a step after it as
+        // `mix_sample` does (a chain of subtractions, left out when it is not fading).
+        let mut fade = [self.fade; RING_BLOCK];
         let mut f = self.fade;
-        for x in &mut fade[..n] {
-            *x = f;
-            f -= self.fade_step;
-        }
-        if self.fade_step != 0.0 && f <= 0.0 {
-            return 0;
+        if self.fade_step != 0.0 {
+            for x in &mut fade[..n] {
+                *x = f;
+                f -= self.fade_step;
+            }
+            if f <= 0.0 {
+                return 0;
+            }
         }
         // The de-click's decay, the other state carried from sample to sample (nearly
         // always over: then zeros, not written for each block).
