@@ -67,7 +67,7 @@ impl Player {
     fn new(fs: f64) -> Self {
         let mut engine = Engine::new(fs);
         engine.set_sample_rate(fs);
-        let (worker, link) = LevelWorker::spawn();
+        let (worker, link) = LevelWorker::spawn().expect("the level worker starts");
         engine.use_level_worker(link);
         Player {
             engine,

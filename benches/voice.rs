@@ -183,7 +183,7 @@ fn bench_note_on(c: &mut Criterion) {
         let mut e = Engine::new(fs);
         e.set_params(&p);
         e.set_sample_rate(fs);
-        let (_worker, link) = LevelWorker::spawn();
+        let (_worker, link) = LevelWorker::spawn().expect("the level worker starts");
         e.use_level_worker(link);
         let mut n = 0u32;
         g.bench_function(format!("stale/{label}"), |b| {

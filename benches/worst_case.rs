@@ -243,7 +243,7 @@ fn quantiles(name: &str, mut times: Vec<f64>) {
 fn note_on_times(fs: f64) -> (Vec<f64>, Vec<(EngineParams, u8, f32)>) {
     let mut e = Engine::new(fs);
     e.set_sample_rate(fs);
-    let (_worker, link) = LevelWorker::spawn();
+    let (_worker, link) = LevelWorker::spawn().expect("the level worker starts");
     e.use_level_worker(link);
     let (mut l, mut r) = (vec![0f32; 64], vec![0f32; 64]);
     let mut times = Vec::with_capacity(16_000);
@@ -329,7 +329,7 @@ fn storm_play(p: &EngineParams, fs: f64, block: usize) -> Vec<f64> {
     let mut e = Engine::new(fs);
     e.set_params(p);
     e.set_sample_rate(fs);
-    let (_worker, link) = LevelWorker::spawn();
+    let (_worker, link) = LevelWorker::spawn().expect("the level worker starts");
     e.use_level_worker(link);
     // The patch is loaded before it is played: its table is made first.
     while !e.levels_ready() {

@@ -33,7 +33,8 @@ fn engine(
     e.set_params(p);
     e.set_sample_rate(fs);
     let w = worker.then(|| {
-        let (w, link) = rebound::engine::levels::LevelWorker::spawn();
+        let (w, link) =
+            rebound::engine::levels::LevelWorker::spawn().expect("the level worker starts");
         e.use_level_worker(link);
         w
     });

@@ -440,3 +440,27 @@ fn per_sample_automation_of_every_parameter_does_not_allocate() {
         "allocations inside process()"
     );
 }
+
+/// The level worker lives between `activate` and `deactivate` in real time: a
+/// deactivated plugin keeps no thread, and the next activation starts one that makes
+/// the tables again.
+#[test]
+fn the_level_worker_stops_on_deactivate_and_starts_again() {
+    let mut p = activated_in(48_000.0, 256, ProcessMode::Realtime);
+    assert!(p.level_worker_running());
+    render(&mut p, 256, 256, &[]);
+    p.deactivate();
+    assert!(
+        !p.level_worker_running(),
+        "deactivate left the worker running"
+    );
+    activate(&mut p, 48_000.0, 256, ProcessMode::Realtime);
+    assert!(p.level_worker_running());
+    render(&mut p, 256, 256, &[]);
+    wait_until(|| p.levels_ready(), "the new level worker");
+    activate(&mut p, 48_000.0, 256, ProcessMode::Offline);
+    assert!(
+        !p.level_worker_running(),
+        "an offline activation kept the worker"
+    );
+}

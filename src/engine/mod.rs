@@ -15,6 +15,7 @@ pub mod humanize;
 pub mod level;
 pub mod level_slots;
 pub mod level_table;
+mod level_worker;
 pub mod levels;
 pub mod mpe;
 mod offline;

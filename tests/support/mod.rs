@@ -39,8 +39,10 @@ pub struct TestProcess {
 impl TestProcess {
     pub fn new() -> Self {
         Self {
-            events: VecDeque::with_capacity(1024),
-            sent: Vec::with_capacity(4096),
+            events: VecDeque::with_capacity(Rebound::INPUT_EVENT_CAPACITY),
+            // A host's output queue takes every event: room for a burst of the whole
+            // input queue's notes, each ending a voice (four times its capacity).
+            sent: Vec::with_capacity(4 * Rebound::INPUT_EVENT_CAPACITY),
             transport: Transport::new(48000.0),
         }
     }

@@ -225,7 +225,7 @@ mod tests {
         for glide in [false, true] {
             let mut e = Engine::new(fs);
             // The levels from a worker: a calibration on this thread makes poles too.
-            let (_worker, link) = LevelWorker::spawn();
+            let (_worker, link) = LevelWorker::spawn().expect("the level worker starts");
             e.use_level_worker(link);
             e.render(&mut l, &mut r);
             e.set_params(&b);
