@@ -87,6 +87,30 @@ impl Rebound {
         self.engine.levels_ready()
     }
 
+    /// True while a level worker thread runs (between `activate` and `deactivate`, in
+    /// real time), for tests.
+    pub fn level_worker_running(&self) -> bool {
+        self.level_worker.is_some()
+    }
+
+    /// Starts the level worker. If the system cannot start a thread, the failure is
+    /// logged and the levels are made on demand, in the note-on that needs them: the
+    /// notes keep their calibrated level at the cost of a strike's simulation each.
+    fn start_level_worker(&mut self) {
+        match LevelWorker::spawn() {
+            Ok((worker, link)) => {
+                self.engine.use_level_worker(link);
+                self.level_worker = Some(worker);
+            }
+            Err(e) => {
+                nice_error!(
+                    "Rebound: the level worker thread did not start ({e}); levels are made in the note-on"
+                );
+                self.engine.use_levels_on_demand();
+            }
+        }
+    }
+
     /// The parameters (also reachable through `Plugin::params`).
     pub fn rebound_params(&self) -> Arc<ReboundParams> {
         self.params.clone()
@@ -238,10 +262,16 @@ impl Plugin for Rebound {
     /// CCs: pitch bend, channel pressure, CC 74 and the mod wheel reach the engine.
     const MIDI_INPUT: MidiConfig = MidiConfig::MidiCCs;
     /// Off: with it on, nice-plug's VST3 wrapper queues every automation point in a
-    /// vector of `INPUT_EVENT_CAPACITY` (1024) events, which per-sample automation of all
+    /// vector of `INPUT_EVENT_CAPACITY` events, which per-sample automation of all
     /// parameters overflows (an allocation on the audio thread). Nothing is lost: contact
     /// parameters are latched at each onset and body/output ones smoothed in the engine.
     const SAMPLE_ACCURATE_AUTOMATION: bool = false;
+    /// The VST3 wrapper brings every MIDI CC, channel pressure and pitch bend in as a
+    /// change of one of its 16 × 130 stand-in parameters, queued as an event: a host
+    /// that sets all of them in one block (pluginval's parameter thread-safety test does,
+    /// every block) queues 2080, past the default 1024, and the queue grows on the audio
+    /// thread. Room for two points of each, and the notes.
+    const INPUT_EVENT_CAPACITY: usize = 8192;
 
     type Editor = ReboundEditor;
     type SysExMessage = ();
@@ -276,16 +306,21 @@ impl Plugin for Rebound {
         // before the note that needs it, so a bounce does not depend on timing.
         let realtime = config.process_mode != ProcessMode::Offline;
         if realtime && self.level_worker.is_none() {
-            let (worker, link) = LevelWorker::spawn();
-            self.engine.use_level_worker(link);
-            self.level_worker = Some(worker);
-        } else if !realtime && self.level_worker.is_some() {
+            self.start_level_worker();
+        } else if !realtime && self.engine.has_level_worker() {
             self.engine.use_levels_on_demand();
             self.level_worker = None;
         }
         self.capture.set_sample_rate(fs);
         context.set_current_voice_capacity(crate::engine::MAX_VOICES as u32);
         true
+    }
+
+    /// The level worker stops with the plugin's processing: a deactivated plugin
+    /// (a host's track switched off, or a plugin loaded and never played) keeps no
+    /// thread. The next `activate` starts a new one.
+    fn deactivate(&mut self) {
+        self.level_worker = None;
     }
 
     fn reset(&mut self) {
