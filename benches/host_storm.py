@@ -64,7 +64,12 @@ for hardness in (10.0, None):
     for humanized in (True, False):
         p = pedalboard.load_plugin(BUNDLE)
         p.voices = float(os.environ.get("VOICES", "16"))
-        p.humanize = 1.0 if humanized else 0.0
+        # pedalboard reads a percent parameter in its displayed units (0-100): 1.0 would
+        # be 1 %. The normalised value read back says which Humanize the storm plays.
+        p.humanize = 100.0 if humanized else 0.0
+        raw = p.parameters["humanize"].raw_value
+        if abs(raw - (1.0 if humanized else 0.0)) > 1e-6:
+            sys.exit(f"Humanize reads back normalised {raw}, not {1.0 if humanized else 0.0}")
         if hardness is not None:
             p.hardness_ms = hardness
         m = msgs(humanized)

@@ -1,7 +1,7 @@
 //! The level tables: made by a background worker in real time, on demand offline, and
 //! the same either way; a note-on reads them and plays nothing ahead.
 
-use rebound::engine::level::GainSource;
+use rebound::engine::level::{GainSource, TARGET_PEAK_DB, calibrations_on_this_thread};
 use rebound::engine::{Engine, EngineParams};
 use rebound::model::body::BodyType;
 
@@ -65,8 +65,18 @@ fn the_worker_makes_the_tables_made_on_demand() {
         let (mut realtime, _worker) = engine(&p, fs, true);
         assert!(realtime.has_level_worker());
         wait_ready(&mut realtime);
+        let made = calibrations_on_this_thread();
         let a = play(&mut offline, &notes, 0.3);
+        let offline_made = calibrations_on_this_thread();
         let b = play(&mut realtime, &notes, 0.3);
+        // Offline the entries are made on this thread, before the notes that need them;
+        // in real time none is (the worker's count on its own thread).
+        assert!(offline_made > made, "the counter counts nothing");
+        assert_eq!(
+            calibrations_on_this_thread(),
+            offline_made,
+            "a real-time note-on made an entry"
+        );
         assert!(a.iter().any(|x| x.abs() > 0.01), "silent render");
         let same = a.iter().zip(&b).all(|(x, y)| x.to_bits() == y.to_bits());
         assert!(
@@ -82,7 +92,7 @@ fn the_worker_makes_the_tables_made_on_demand() {
 /// Right after a patch change the worker has made nothing for it yet: a note then
 /// plays at once with the previous patch's gains (it waits for nothing, and makes
 /// nothing itself), finite and under 0 dBFS; once the worker is done, the same note
-/// plays at the new patch's own level.
+/// plays at the new patch's own level, −10 ±2 dBFS.
 #[test]
 fn the_previous_table_serves_while_the_new_one_is_made() {
     let fs = 48_000.0;
@@ -95,10 +105,15 @@ fn the_previous_table_serves_while_the_new_one_is_made() {
         ..p
     };
     e.set_params(&q);
+    let made = calibrations_on_this_thread();
     let early = play(&mut e, &[(60, 1.0)], 0.3);
     let peak = early.iter().fold(0f32, |m, x| m.max(x.abs()));
     assert!(peak.is_finite() && peak > 0.0 && peak <= 1.0, "peak {peak}");
-    assert_eq!(e.calibrations(), 0, "a note-on made an entry itself");
+    assert_eq!(
+        calibrations_on_this_thread(),
+        made,
+        "a note-on made an entry itself"
+    );
     wait_ready(&mut e);
     e.reset();
     let (mut offline, _) = engine(&q, fs, false);
@@ -107,6 +122,13 @@ fn the_previous_table_serves_while_the_new_one_is_made() {
     let pk = |v: &[f32]| v.iter().fold(0f32, |m, x| m.max(x.abs()));
     let db = 20.0 * (pk(&b) / pk(&a)).log10();
     assert!(db.abs() < 0.05, "after the worker: {db:.3} dB from offline");
+    // Offline and worker share the calibration: a gain wrong in both passes the line
+    // above, not the level a full-velocity note promises (docs/sound.md, sample peak).
+    let late = 20.0 * pk(&b).log10() as f64;
+    assert!(
+        (late - TARGET_PEAK_DB).abs() <= 2.0,
+        "after the worker: {late:.2} dBFS"
+    );
 }
 
 /// A note that moves a parameter away from the patch's (a humanized hit, a poly-mod,

@@ -119,7 +119,6 @@ fn output_is_finite_at_every_range_end_rate_and_block_size() {
     assert_eq!(violations, 0, "allocations inside process()");
 }
 
-#[cfg(debug_assertions)]
 #[test]
 fn process_does_not_allocate() {
     let before = alloc_violations();

@@ -6,6 +6,7 @@
 mod support;
 
 use nice_plug::prelude::{Plugin, ProcessMode};
+use rebound::engine::level::{TARGET_PEAK_DB, calibrations_on_this_thread};
 use support::*;
 
 const FS: f32 = 48_000.0;
@@ -25,7 +26,7 @@ fn patch(p: &rebound::plugin::Rebound) {
 
 /// `notes` rendered for `total` samples by an offline plugin and by a real-time one
 /// whose level worker has made its tables, each with `set` applied: the real-time
-/// render is checked not to allocate.
+/// render is checked not to allocate nor make a table entry on the audio thread.
 fn offline_and_realtime(
     set: impl Fn(&rebound::plugin::Rebound),
     notes: &[nice_plug::prelude::NoteEvent<()>],
@@ -47,8 +48,14 @@ fn offline_and_realtime(
     wait_ready(&mut realtime);
     realtime.reset();
     let before = alloc_violations();
+    let made = calibrations_on_this_thread();
     let b = render(&mut realtime, BLOCK, total, notes);
     assert_eq!(alloc_violations(), before, "process() allocated");
+    assert_eq!(
+        calibrations_on_this_thread(),
+        made,
+        "process() made an entry"
+    );
     (a, b)
 }
 
@@ -66,8 +73,9 @@ fn real_time_plays_what_offline_plays_once_its_tables_are_made() {
 }
 
 /// Right after a patch change a real-time note plays at once, from the previous
-/// table (no allocation, no strike played ahead, finite and under 0 dBFS); a host's
-/// switch to offline rendering stops the worker, and back to real time starts one.
+/// table (no allocation, no strike played ahead, finite and under 0 dBFS), and once the
+/// worker is done a full-velocity note peaks at −10 ±2 dBFS; a host's switch to
+/// offline rendering stops the worker, and back to real time starts one.
 #[test]
 fn a_note_right_after_a_patch_change_plays_from_the_previous_table() {
     let mut p = activated_in(FS, BLOCK as u32, ProcessMode::Realtime);
@@ -75,11 +83,29 @@ fn a_note_right_after_a_patch_change_plays_from_the_previous_table() {
     wait_ready(&mut p);
     patch(&p);
     let before = alloc_violations();
+    let made = calibrations_on_this_thread();
     let y = render(&mut p, BLOCK, 12_000, &[note_on(0, 60, 1.0)]);
     assert_eq!(alloc_violations(), before, "process() allocated");
+    // The worker's entries count on its own thread: any here were made by process().
+    assert_eq!(
+        calibrations_on_this_thread(),
+        made,
+        "a note-on made a table entry on the audio thread"
+    );
     let peak = y.iter().fold(0f32, |m, s| m.max(s.abs()));
     assert!(peak > 0.01 && peak <= 1.0, "peak {peak}");
-    assert_eq!(p.engine().calibrations(), 0, "a note-on made a table entry");
+    // Once the worker has made the patch's table, an unjittered full-velocity note
+    // plays at the calibrated level (docs/sound.md: −10 ±2 dBFS); the note above,
+    // at the previous patch's gains, is not calibrated for this patch.
+    set_plain(&p.rebound_params(), "human", 0.0);
+    wait_ready(&mut p);
+    p.reset();
+    let y = render(&mut p, BLOCK, 12_000, &[note_on(0, 60, 1.0)]);
+    let db = 20.0 * y.iter().fold(0f32, |m, s| m.max(s.abs())).log10() as f64;
+    assert!(
+        (db - TARGET_PEAK_DB).abs() <= 2.0,
+        "calibrated note: {db:.2} dBFS"
+    );
     activate(&mut p, FS, BLOCK as u32, ProcessMode::Offline);
     assert!(!p.engine().has_level_worker());
     activate(&mut p, 96_000.0, BLOCK as u32, ProcessMode::Realtime);

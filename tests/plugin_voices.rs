@@ -246,7 +246,6 @@ fn worst_case_patches_do_not_allocate_and_end() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-#[cfg(debug_assertions)]
 #[test]
 fn allocation_checker_is_live() {
     // Guards the tests above against a silently disabled checker.

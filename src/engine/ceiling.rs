@@ -102,16 +102,34 @@ mod tests {
     fn an_overshoot_sits_on_the_ceiling_then_recovers() {
         let fs = 48_000.0;
         let mut c = Ceiling::new(fs);
-        // A swell to 8x the ceiling: never out over it.
+        // A swell to 8x the ceiling: never out over it. Against the definition in closed
+        // form: from the last sample turned down (to C/|y|) the gain comes back as
+        // 1 − (1 − g)·e^(−k/(RECOVERY·fs)) after k samples, and a sample is turned down
+        // when it would be over the ceiling at that gain.
+        let (mut last, mut want) = (None::<(usize, f64)>, 0u64);
         for i in 0..4800 {
             let y = 8.0 * CEILING * (i as f64 / 4800.0) * (i as f64 * 0.05).sin();
+            let recovered = last.map_or(1.0, |(j, g): (usize, f64)| {
+                1.0 - (1.0 - g) * (-((i - j) as f64) / (RECOVERY * fs)).exp()
+            });
+            if y.abs() * recovered > CEILING {
+                last = Some((i, CEILING / y.abs()));
+                want += 1;
+            }
             let g = c.next(y);
             assert!((g * y).abs() <= CEILING * (1.0 + 1e-12), "{i}: {}", g * y);
+            let g_want = if last.is_some_and(|(j, _)| j == i) {
+                CEILING / y.abs()
+            } else {
+                recovered
+            };
+            assert!((g - g_want).abs() <= 1e-12, "{i}: gain {g}, want {g_want}");
         }
         assert!(c.gain() < 0.2, "{}", c.gain());
-        // Engaged on the rising peaks, the loudest 8x over.
+        // Engaged on the rising peaks, exactly where the definition says; the loudest
+        // 8x over.
         let (n, worst) = (c.engagements(), c.worst_overshoot());
-        assert!(n > 0 && n < 4800, "{n}");
+        assert_eq!(n, want, "engagements");
         assert!(worst > 7.5 && worst <= 8.0, "{worst}");
         // Silence: back within 1 % of unity after 5 time constants.
         for _ in 0..(5.0 * RECOVERY * fs) as usize {

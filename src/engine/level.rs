@@ -305,6 +305,22 @@ pub fn sounding_key(p: &EngineParams, own: &EngineParams, key: u8) -> f64 {
     k
 }
 
+thread_local! {
+    /// Entries made on this thread: the tests' proof that the audio thread makes none
+    /// (a worker's count is its own thread's, so an engine's total cannot show it).
+    static MADE_HERE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts a calibration played on this thread (`Voice::entry_of`).
+pub(crate) fn count_calibration() {
+    MADE_HERE.with(|n| n.set(n.get() + 1));
+}
+
+/// Level calibrations played on the calling thread so far, by any voice.
+pub fn calibrations_on_this_thread() -> u64 {
+    MADE_HERE.with(std::cell::Cell::get)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,6 +23,7 @@ impl Voice {
     /// [`level_params`]: crate::engine::level::level_params
     pub fn entry_of(&mut self, p: &EngineParams, key: u8) -> Entry {
         self.calibrations += 1;
+        level::count_calibration();
         let (entry, e) = self.uncut_entry(p, key);
         if key == level::REFERENCE_KEY {
             return entry;
