@@ -20,8 +20,6 @@ const SLOTS: usize = MAX_VOICES + FADE_SLOTS;
 const CONTROL_BLOCK: u32 = 32;
 /// Capacity of the per-block list of ended voices.
 const TERMINATED_CAPACITY: usize = 2 * SLOTS;
-/// Stack chunk of [`Engine::render_mono`].
-const MONO_CHUNK: usize = 64;
 
 /// The body settings the engine smooths, in the order of `body_smooth`: pitch and
 /// decay glide in the log domain (a glide in Hz or seconds would sound uneven).
@@ -265,6 +263,15 @@ impl Engine {
             .fold(1.0, f64::max)
     }
 
+    /// Voices whose two-way strike was ended early on its work budget (see
+    /// `voice/two_way_budget.rs`), for tests and the cost bench.
+    pub fn two_way_cuts(&self) -> usize {
+        self.voices
+            .iter()
+            .filter(|v| v.two_way().is_some_and(|t| t.cut))
+            .count()
+    }
+
     /// Level-table entries made on demand so far (see `levels`).
     pub fn calibrations(&self) -> u64 {
         self.levels.calibrations()
@@ -322,20 +329,6 @@ impl Engine {
             return target;
         }
         w
-    }
-
-    /// Renders `out.len()` samples of the mono sum `(L + R) / 2`, for a one-channel
-    /// output: through stack chunks, so without allocation.
-    pub fn render_mono(&mut self, out: &mut [f32]) {
-        let mut l = [0.0f32; MONO_CHUNK];
-        let mut r = [0.0f32; MONO_CHUNK];
-        for chunk in out.chunks_mut(MONO_CHUNK) {
-            let n = chunk.len();
-            self.render(&mut l[..n], &mut r[..n]);
-            for ((o, a), b) in chunk.iter_mut().zip(&l).zip(&r) {
-                *o = 0.5 * (a + b);
-            }
-        }
     }
 
     /// Control rate: body smoothing and retuning, end of silent voices.

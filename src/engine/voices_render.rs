@@ -10,6 +10,9 @@
 use super::super::smoothing::Smoothed;
 use super::{CONTROL_BLOCK, Engine, SLOTS};
 
+/// Stack chunk of [`Engine::render_mono`].
+const MONO_CHUNK: usize = 64;
+
 /// The longest chunk: one control period.
 const CHUNK: usize = CONTROL_BLOCK as usize;
 
@@ -43,6 +46,20 @@ impl Sums {
 }
 
 impl Engine {
+    /// Renders `out.len()` samples of the mono sum `(L + R) / 2`, for a one-channel
+    /// output: through stack chunks, so without allocation.
+    pub fn render_mono(&mut self, out: &mut [f32]) {
+        let mut l = [0.0f32; MONO_CHUNK];
+        let mut r = [0.0f32; MONO_CHUNK];
+        for chunk in out.chunks_mut(MONO_CHUNK) {
+            let n = chunk.len();
+            self.render(&mut l[..n], &mut r[..n]);
+            for ((o, a), b) in chunk.iter_mut().zip(&l).zip(&r) {
+                *o = 0.5 * (a + b);
+            }
+        }
+    }
+
     /// Renders `min(left.len(), right.len())` samples of stereo after the events given
     /// so far.
     pub fn render(&mut self, left: &mut [f32], right: &mut [f32]) {

@@ -26,9 +26,12 @@ use super::norm::{IMPULSE_MARGIN, Norm, excitation};
 use crate::engine::params::{Coupling, EngineParams};
 use crate::model::body::{BodySettings, BodyType};
 use crate::model::bounce::{EXIT_SLICE, MAX_IMPACTS, MAX_TRAIN_TIME, WAIT_FACTOR};
-use crate::model::coupled::{Coupled, CoupledRun, TwoWayMethod};
-use crate::model::{Analytic, BounceSample, Contact, Latch, Method, Train, restitution};
+use crate::model::coupled::{Coupled, CoupledRun};
+use crate::model::{Analytic, BounceSample, Contact, Latch, Train, restitution};
 
+#[path = "two_way_budget.rs"]
+mod budget;
+pub use budget::{WORK_BUDGET, max_voice_substeps, method_of};
 #[path = "two_way_exit.rs"]
 mod exit;
 use exit::LastImpact;
@@ -38,47 +41,16 @@ pub(super) use modes::ModesCache;
 use modes::free_modes;
 #[cfg(test)]
 use {
+    crate::model::Method,
     crate::model::body::strike_modes,
     crate::model::coupled::{State, StrikeModes},
+    budget::MAX_VOICE_SUBSTEPS,
 };
 
-/// Most steps of the coupled system a voice takes a sample at 48 kHz and below: with up
-/// to 16 modes, about as much work as a rigid-wall contact at its own limit. A strike
-/// that needs more is played on the rigid wall.
-pub const MAX_VOICE_SUBSTEPS: u32 = 128;
-
-/// Most steps a sample at `fs`: [`MAX_VOICE_SUBSTEPS`] up to 48 kHz, then the same number
-/// of steps a second. A strike needs a step of a given length in time, so its steps a
-/// sample fall as the rate rises: a budget per sample would take strikes at 384 kHz
-/// that it refuses at 48 kHz, at eight times their cost a second there (a voice, and
-/// each level calibration of it, several times slower than real time). Per second, a
-/// strike plays two-way or on the rigid wall alike at every rate above 48 kHz.
-pub fn max_voice_substeps(fs: f64) -> u32 {
-    let per_second = f64::from(MAX_VOICE_SUBSTEPS) * 48_000.0;
-    let n = (per_second / fs).floor();
-    if n.is_finite() {
-        n.clamp(1.0, f64::from(MAX_VOICE_SUBSTEPS)) as u32
-    } else {
-        MAX_VOICE_SUBSTEPS
-    }
-}
 /// Longest the striker stays near the body in one strike, s (a striker resting on the
 /// body under gravity would otherwise keep the coupled system running for ever): the
 /// strike then ends, as a rigid-wall train ends at rest.
 pub const MAX_NEAR_TIME: f64 = 0.1;
-
-/// The coupled method for a patch: its integrator on the whole state, except AM1, the
-/// paper's implicit trapezoid rule, whose place the discrete-gradient scheme takes (the
-/// implicit scheme with the coupled system's exact energy balance, at about twice
-/// coupled AM1's cost). The patch's corrections are the rigid wall's and do not apply.
-/// Verlet (the default) stays within 1e-3 of the exact exit velocity on the coupled
-/// reference cases, at a quarter of the discrete gradient's cost.
-pub fn method_of(p: &EngineParams) -> TwoWayMethod {
-    match p.method {
-        Method::Am1 => TwoWayMethod::DiscreteGradient,
-        m => TwoWayMethod::Paper(m),
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Stage {
@@ -115,6 +87,9 @@ pub struct TwoWayView {
     pub impacts: u32,
     /// The strike (or train) is over.
     pub done: bool,
+    /// It was ended early, its striker lifted, because it had spent its work budget
+    /// (see `two_way_budget.rs`).
+    pub cut: bool,
 }
 
 /// A strike (or bouncing train) on a body that gives.
@@ -139,6 +114,11 @@ pub(super) struct TwoWay {
     decision: LastImpact,
     /// Units of that solve a sample ([`EXIT_SLICE`]).
     slice: u32,
+    /// What a sample near the body costs, and what the strike has spent, in
+    /// [`budget::step_cost`] units; and whether it ended on [`WORK_BUDGET`].
+    cost: u64,
+    work: u64,
+    cut: bool,
 }
 
 impl TwoWay {
@@ -182,6 +162,9 @@ impl TwoWay {
             restitution: latch.restitution,
             decision: LastImpact::open(&contact, gravity, v_in),
             slice: EXIT_SLICE,
+            cost: u64::from(substeps) * budget::step_cost(method_of(p)),
+            work: 0,
+            cut: false,
         })
     }
 
@@ -198,6 +181,7 @@ impl TwoWay {
             contact: sys.contact,
             impacts: self.impacts,
             done: self.stage == Stage::Done,
+            cut: self.cut,
         }
     }
 
@@ -264,6 +248,7 @@ impl TwoWay {
                     return out;
                 }
                 out.dv = v0 - self.run.state.v;
+                self.work += self.cost;
                 if let Some(g) = self.train.gravity {
                     out.dv -= self.fall(g);
                 }
@@ -315,14 +300,15 @@ impl TwoWay {
     }
 
     /// After a sample near the body: the strike ends, or flies, once the striker is
-    /// clear; and it ends, whatever, after [`MAX_NEAR_TIME`].
+    /// clear; and it ends, whatever, after [`MAX_NEAR_TIME`] or [`WORK_BUDGET`].
     fn after_near(&mut self, samples: u64, out: &mut BounceSample) {
         let s = self.run.state;
         // (The surface's reach, a root a mode, only once the striker moves away.)
         let clear = s.v <= 0.0 && self.delta() <= 0.0 && s.x < -self.reach();
         let late = self.elapsed as f64 > MAX_TRAIN_TIME * self.fs;
         // (A state that is not finite has ended the strike in `step` already.)
-        if samples as f64 > MAX_NEAR_TIME * self.fs || late {
+        self.cut = self.work > WORK_BUDGET;
+        if samples as f64 > MAX_NEAR_TIME * self.fs || late || self.cut {
             out.detached = true;
             self.stage = Stage::Done;
             return;

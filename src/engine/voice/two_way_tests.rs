@@ -264,3 +264,52 @@ fn sliced_exits_play_the_train_of_exits_solved_at_onset() {
     assert!(played >= 100 && late > 0, "{played} played, {late} late");
     eprintln!("{played} two-way trains, {waits} runs waited: {same} bit for bit, {late} late");
 }
+
+/// Plays `t` to its end (at most a second): the samples it took.
+fn play_out(t: &mut TwoWay, fs: f64) -> u64 {
+    let mut n = 0;
+    while !t.is_done() && (n as f64) < fs {
+        t.step();
+        n += 1;
+    }
+    n
+}
+
+/// A heavy striker held on a light, high body by the implicit method (a 0.75 kg
+/// striker on a 1 g body at 5 kHz, as the dearest random patches) spends its work
+/// budget long before its near time is up: the strike ends there, its striker lifted,
+/// having spent at most one sample over the budget. The default patch's two-way
+/// strike never meets it.
+#[test]
+fn a_strike_ends_on_its_work_budget() {
+    let fs = 48_000.0;
+    let strike = |p: &EngineParams| {
+        let (latch, st) = (latch_of(p), body_settings(p, 60));
+        let mut cache = ModesCache::EMPTY;
+        TwoWay::new(p, &st, &latch, p.v_max, fs, train_of(p), &mut cache)
+    };
+    let heavy = EngineParams {
+        coupling: Coupling::TwoWay,
+        mass: 0.75,
+        body_mass: 1e-3,
+        body_freq: 5000.0,
+        hardness_ms: 10.0,
+        method: Method::Am1,
+        ..Default::default()
+    };
+    let mut t = strike(&heavy).expect("the voice takes the strike");
+    let n = play_out(&mut t, fs);
+    assert!(t.is_done() && t.view().cut, "{n} samples, work {}", t.work);
+    assert!(t.work > WORK_BUDGET && t.work <= WORK_BUDGET + t.cost);
+    assert!(
+        (n as f64) < MAX_NEAR_TIME * fs,
+        "{n} samples: the near time ended it"
+    );
+    let default = EngineParams {
+        coupling: Coupling::TwoWay,
+        ..Default::default()
+    };
+    let mut t = strike(&default).expect("the default strike is taken");
+    play_out(&mut t, fs);
+    assert!(t.is_done() && !t.view().cut && t.work < WORK_BUDGET / 2);
+}

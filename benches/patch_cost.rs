@@ -1,0 +1,163 @@
+//! What every patch in range costs: the 1000 random patches of the note-on benches
+//! (every parameter uniform in the host's normalised value, every choice uniform: the
+//! extremes, Two-way and every method among them), each playing five notes over 3 s at
+//! 48 kHz (one every 0.6 s, keys and velocities from the same stream) in 512-sample
+//! blocks, note-ons inside the clock, after its levels are made (its keys before the
+//! first note, as an offline render makes them, and its notes' corrections by a first
+//! untimed play: in real time a worker makes them off the audio thread). Prints the distribution of each patch's render
+//! time against the default patch's playing the same notes (median, p99, worst) and
+//! the dearest patches with what sets their cost; any non-finite sample is reported.
+//!
+//! `cargo bench --bench patch_cost` (`-- QUICK` plays the first 100 patches).
+
+#[path = "common/random_patches.rs"]
+mod random_patches;
+
+use random_patches::random_notes;
+use rebound::engine::{Engine, EngineParams};
+use std::time::Instant;
+
+const FS: f64 = 48_000.0;
+const BLOCK: usize = 512;
+const SECONDS: f64 = 3.0;
+const NOTES: usize = 5;
+/// A patch over this ratio is timed again, and keeps the lesser time (a preemption
+/// must not make a patch look dear).
+const RETIME_OVER: f64 = 2.0;
+
+/// Renders `notes` (key, velocity) one every `SECONDS / NOTES` on `p`: the seconds the
+/// render took, and whether every sample was finite.
+fn play(p: &EngineParams, notes: &[(u8, f32)]) -> (f64, bool) {
+    let mut e = Engine::new(FS);
+    e.set_params(p);
+    e.set_sample_rate(FS);
+    e.prepare_levels(notes.iter().map(|n| n.0));
+    // A moved note's level corrections are made on demand in its note-on offline (in
+    // real time a worker makes them on its own thread): a first, untimed play makes
+    // them, so the clock holds what the audio thread pays.
+    render(&mut e, notes, false);
+    e.reset();
+    let t = Instant::now();
+    let finite = render(&mut e, notes, true);
+    (t.elapsed().as_secs_f64(), finite)
+}
+
+/// Plays the notes on `e`; whether every sample was finite (checked when `check`).
+fn render(e: &mut Engine, notes: &[(u8, f32)], check: bool) -> bool {
+    let total = (SECONDS * FS) as usize;
+    let every = total / NOTES;
+    let (mut l, mut r) = (vec![0f32; BLOCK], vec![0f32; BLOCK]);
+    let mut finite = true;
+    let mut at = 0;
+    while at < total {
+        let n = BLOCK.min(total - at);
+        // Each note at its own sample: the block is split there.
+        let mut done = 0;
+        while done < n {
+            let now = at + done;
+            if now % every == 0 && now / every < notes.len() {
+                let (key, vel) = notes[now / every];
+                e.note_on(key, vel.max(0.05), 0, None);
+            }
+            let next = (now / every + 1) * every;
+            let m = (n - done).min(next - now);
+            e.render(&mut l[done..done + m], &mut r[done..done + m]);
+            done += m;
+        }
+        finite &= !check || l[..n].iter().chain(&r[..n]).all(|x| x.is_finite());
+        at += n;
+    }
+    finite
+}
+
+/// The least of `n` plays' times, and whether all were finite.
+fn least_of(n: usize, p: &EngineParams, notes: &[(u8, f32)]) -> (f64, bool) {
+    (0..n)
+        .map(|_| play(p, notes))
+        .fold((f64::INFINITY, true), |(t, f), (u, g)| (t.min(u), f && g))
+}
+
+fn describe(p: &EngineParams) -> String {
+    format!(
+        "{:?} {:?} {:?} {:?} {:?}, mass {:.3e} kg, body mass {:.3e} kg, k {:.2e}, \
+         hardness {:.3} ms, bouncing {} g-in-contact {}, body {:.0} Hz",
+        p.coupling,
+        p.controls,
+        p.method,
+        p.correction,
+        p.body,
+        p.mass,
+        p.body_mass,
+        p.k,
+        p.hardness_ms,
+        p.bouncing,
+        p.gravity_in_contact,
+        p.body_freq,
+    )
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let quick = args.iter().any(|a| a == "QUICK");
+    let mut cases = random_notes();
+    // `-- PATCH n`: plays patch n alone (to profile it).
+    if let Some(n) = args.windows(2).find(|w| w[0] == "PATCH").map(|w| &w[1]) {
+        let i: usize = n.parse().expect("PATCH takes a patch number");
+        let (p, notes) = &cases[i];
+        let (t, finite) = play(p, &notes[..NOTES]);
+        println!(
+            "patch {i}: {:.1} ms, finite {finite}: {}",
+            t * 1e3,
+            describe(p)
+        );
+        println!("{p:?}");
+        return;
+    }
+    if quick {
+        cases.truncate(100);
+    }
+    let mut rows = Vec::with_capacity(cases.len());
+    let mut not_finite = 0;
+    let start = Instant::now();
+    for (i, (p, notes)) in cases.iter().enumerate() {
+        let notes = &notes[..NOTES];
+        let (base, _) = least_of(3, &EngineParams::default(), notes);
+        let (mut t, mut finite) = play(p, notes);
+        if t > RETIME_OVER * base {
+            let (u, g) = play(p, notes);
+            t = t.min(u);
+            finite &= g;
+        }
+        if !finite {
+            not_finite += 1;
+            println!("patch {i}: a sample was not finite: {}", describe(p));
+        }
+        rows.push((t / base, t, i));
+        if i % 100 == 99 {
+            eprintln!("{} patches, {:.0} s", i + 1, start.elapsed().as_secs_f64());
+        }
+    }
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let at = |q: f64| rows[((rows.len() - 1) as f64 * q).round() as usize].0;
+    println!(
+        "{} patches, 5 notes over 3 s at 48 kHz each, in {:.0} s",
+        rows.len(),
+        start.elapsed().as_secs_f64()
+    );
+    println!(
+        "render time / the default patch's: median {:.2}, p90 {:.2}, p99 {:.2}, worst {:.2}",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        rows.last().map_or(0.0, |r| r.0)
+    );
+    println!("non-finite renders: {not_finite}");
+    println!("the dearest ten:");
+    for &(ratio, t, i) in rows.iter().rev().take(10) {
+        println!(
+            "  patch {i}: {ratio:.2}x ({:.1} ms) {}",
+            t * 1e3,
+            describe(&cases[i].0)
+        );
+    }
+}
