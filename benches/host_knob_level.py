@@ -1,0 +1,99 @@
+"""The level of the first note after a knob move, through the VST3 in a real host
+(pedalboard), with blocks paced in real time as a DAW plays them: a key (84, or KEY)
+is played once (as a sound designer auditions a patch) and the plugin left until its
+level worker is idle; then a knob moves, one block plays, and the key is struck at
+full velocity in the next block. Its peak over 0.3 s is compared with the same note struck
+once the worker has settled on the new patch (1.5 s later). Prints each move's error
+in dB, for blocks of 128 and 512 samples at 48 kHz.
+
+    bash scripts/build.sh   # or scripts/host_tests.sh, which also makes .venv
+    .venv/bin/python benches/host_knob_level.py
+"""
+import os, resource, sys, time
+import mido, numpy as np, pedalboard
+
+BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
+FS = 48000
+# Away from middle C, where a worker that made the keys outward from middle C after a
+# patch change came to it 47 entries late.
+KEY = int(os.environ.get("KEY", "84"))
+# (parameter, the value it moves to: plain units, as pedalboard sets them).
+MOVES = [
+    ("brightness", 95.0),
+    ("body_pitch", 1500.0),
+    ("strike_position", 90.0),
+    ("body", "Bell"),
+    ("decay", 0.2),
+    ("mass", 0.2),
+    ("hardness", 5.0),
+]
+
+
+def cpu():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def settle():
+    """Waits until the plugin's level worker is idle (the process uses no CPU)."""
+    for _ in range(600):
+        c = cpu()
+        time.sleep(0.3)
+        if cpu() - c < 0.005:
+            return
+    sys.exit("the plugin never went idle")
+
+
+def paced(p, events, seconds, block):
+    """Plays `seconds` in blocks of `block`, each handed over no sooner than a DAW
+    would (the wall clock keeps pace with the audio); `events` go in the first block."""
+    out, t0, n = [], time.monotonic(), int(round(seconds * FS / block))
+    for i in range(n):
+        due = t0 + i * block / FS
+        wait = due - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        y = p(events if i == 0 else [], duration=block / FS, sample_rate=FS,
+              num_channels=2, buffer_size=block, reset=False)
+        out.append(y)
+    return np.concatenate(out, axis=1)
+
+
+def strike_peak(p, block):
+    y = paced(p, [mido.Message("note_on", note=KEY, velocity=127, time=0.0)], 0.3, block)
+    return float(np.abs(y).max())
+
+
+def param_name(p, want):
+    names = list(p.parameters.keys())
+    for n in names:
+        if n == want or n.startswith(want):
+            return n
+    sys.exit(f"no parameter like {want!r} among {names[:60]}")
+
+
+def main():
+    sys.stdout.reconfigure(line_buffering=True)
+    worst = 0.0
+    for block in (512, 128):
+        for name, value in MOVES:
+            p = pedalboard.load_plugin(BUNDLE)
+            attr = param_name(p, name)
+            strike_peak(p, block)
+            settle()
+            p.reset()
+            setattr(p, attr, value)
+            paced(p, [], block / FS, block)
+            first = strike_peak(p, block)
+            settle()
+            p.reset()
+            settled = strike_peak(p, block)
+            err = 20 * np.log10(first / settled)
+            worst = max(worst, abs(err))
+            print(f"key {KEY}, block {block:4}: {attr} -> {value}: first note {20*np.log10(first):7.2f} dBFS, "
+                  f"settled {20*np.log10(settled):7.2f} dBFS, error {err:+.2f} dB")
+    print(f"worst error {worst:.2f} dB")
+
+
+if __name__ == "__main__":
+    main()
