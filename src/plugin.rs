@@ -268,9 +268,10 @@ impl Plugin for Rebound {
     const SAMPLE_ACCURATE_AUTOMATION: bool = false;
     /// The VST3 wrapper brings every MIDI CC, channel pressure and pitch bend in as a
     /// change of one of its 16 × 130 stand-in parameters, queued as an event: a host
-    /// that sets all of them in one block (pluginval's parameter thread-safety test does,
-    /// every block) queues 2080, past the default 1024, and the queue grows on the audio
-    /// thread. Room for two points of each, and the notes.
+    /// that sets all of them before one block (pluginval's editor automation does, and
+    /// the next block, its parameter thread-safety test's first, carries them all)
+    /// queues 2080, past the default 1024, and the queue grows on the audio thread.
+    /// Room for two points of each, and the notes.
     const INPUT_EVENT_CAPACITY: usize = 8192;
 
     type Editor = ReboundEditor;
