@@ -9,8 +9,9 @@ in dB, for blocks of 128 and 512 samples at 48 kHz.
     bash scripts/build.sh   # or scripts/host_tests.sh, which also makes .venv
     .venv/bin/python benches/host_knob_level.py
 """
-import os, resource, sys, time
+import os, sys, time
 import mido, numpy as np, pedalboard
+from host_idle import settle
 
 BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
 FS = 48000
@@ -27,21 +28,6 @@ MOVES = [
     ("mass", 0.2),
     ("hardness", 5.0),
 ]
-
-
-def cpu():
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
-
-
-def settle():
-    """Waits until the plugin's level worker is idle (the process uses no CPU)."""
-    for _ in range(600):
-        c = cpu()
-        time.sleep(0.3)
-        if cpu() - c < 0.005:
-            return
-    sys.exit("the plugin never went idle")
 
 
 def paced(p, events, seconds, block):
@@ -80,12 +66,12 @@ def main():
             p = pedalboard.load_plugin(BUNDLE)
             attr = param_name(p, name)
             strike_peak(p, block)
-            settle()
+            settle(0.3, 0.005)
             p.reset()
             setattr(p, attr, value)
             paced(p, [], block / FS, block)
             first = strike_peak(p, block)
-            settle()
+            settle(0.3, 0.005)
             p.reset()
             settled = strike_peak(p, block)
             err = 20 * np.log10(first / settled)

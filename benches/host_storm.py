@@ -14,8 +14,9 @@ plugin): the host's, not the plugin's.
     bash scripts/build.sh   # or scripts/host_tests.sh, which also makes .venv
     .venv/bin/python benches/host_storm.py
 """
-import os, random, resource, sys, time
+import os, random, sys, time
 import mido, pedalboard
+from host_idle import cpu, settle  # a patch is loaded well before it is played
 
 BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
 FS, BLOCK, DUR = 192000, 512, 5.0
@@ -42,21 +43,6 @@ def chunks(m):
     for i in range(CHUNKS):
         a, b = i * length, (i + 1) * length
         yield [x.copy(time=x.time - a) for x in m if a <= x.time < b], length
-
-def cpu():
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
-
-def settle():
-    """Waits until the plugin's level worker has made its tables (the process idles),
-    as a patch is loaded well before it is played: the worker's CPU would otherwise
-    count in the timed storm (getrusage counts every thread)."""
-    for _ in range(600):
-        c = cpu()
-        time.sleep(0.5)
-        if cpu() - c < 0.01:
-            return
-    sys.exit("the plugin never went idle")
 
 audio = CHUNKS * CHUNK_BLOCKS * BLOCK / FS
 for hardness in (10.0, None):
