@@ -14,7 +14,7 @@ plugin): the host's, not the plugin's.
     bash scripts/build.sh   # or scripts/host_tests.sh, which also makes .venv
     .venv/bin/python benches/host_storm.py
 """
-import os, random, sys, time
+import os, random, sys
 import mido, pedalboard
 from host_idle import cpu, settle  # a patch is loaded well before it is played
 
