@@ -122,8 +122,7 @@ impl Wake {
 pub struct WorkerLink {
     pub(super) request: triple_buffer::Input<Request>,
     pub(super) slots: Arc<LevelSlots>,
-    wanted: Arc<Wanted>,
-    played: Arc<Wanted>,
+    sets: Arc<Sets>,
     wake: Arc<Wake>,
     worker: Thread,
     /// The generation of the last request.
@@ -163,8 +162,8 @@ impl WorkerLink {
             all[k / 64] |= 1 << (k % 64);
             *r = (k, got.map(|(_, e)| e));
         }
-        self.played.want_all(&all);
-        if self.wanted.want_all(&bits) {
+        self.sets.played.want_all(&all);
+        if self.sets.wanted.want_all(&bits) {
             self.wake.rouse(&self.worker);
         }
         read
@@ -199,27 +198,21 @@ impl LevelWorker {
     pub fn spawn_with(builder: std::thread::Builder) -> std::io::Result<(LevelWorker, WorkerLink)> {
         let (request_in, request_out) = triple_buffer::triple_buffer(&Request::default());
         let slots = Arc::new(LevelSlots::default());
-        let wanted = Arc::new(Wanted::default());
-        let played = Arc::new(Wanted::default());
+        let sets = Arc::new(Sets::default());
         let wake = Arc::new(Wake {
             asleep: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             rounds: AtomicU64::new(0),
         });
-        let sets = Sets {
-            wanted: wanted.clone(),
-            played: played.clone(),
-        };
-        let (k, out) = (wake.clone(), slots.clone());
+        let (w, k, out) = (sets.clone(), wake.clone(), slots.clone());
         let handle = builder
             .name("rebound-levels".into())
-            .spawn(move || work(request_out, &sets, &k, &out))?;
+            .spawn(move || work(request_out, &w, &k, &out))?;
         let worker = handle.thread().clone();
         let link = WorkerLink {
             request: request_in,
             slots,
-            wanted,
-            played,
+            sets,
             wake: wake.clone(),
             worker,
             generation: 0,
@@ -238,9 +231,10 @@ impl LevelWorker {
 }
 
 /// The slots the audio thread marks for the worker.
+#[derive(Default)]
 pub(super) struct Sets {
-    pub wanted: Arc<Wanted>,
-    pub played: Arc<Wanted>,
+    pub wanted: Wanted,
+    pub played: Wanted,
 }
 
 /// The worker's loop: the entry most wanted next, else sleep until there is work.

@@ -86,10 +86,7 @@ fn a_failed_spawn_is_an_error() {
 fn played_slots_come_after_wanted_ones_and_before_the_rest() {
     let mut table = Box::<LevelTable>::default();
     table.retarget(&EngineParams::default(), 48_000.0);
-    let sets = Sets {
-        wanted: Arc::new(Wanted::default()),
-        played: Arc::new(Wanted::default()),
-    };
+    let sets = Sets::default();
     let mark = |set: &Wanted, k: usize| {
         let mut bits = [0u64; WORDS];
         bits[k / 64] |= 1 << (k % 64);
