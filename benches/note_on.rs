@@ -20,7 +20,7 @@ mod random_patches;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use random_patches::{NOTES, PATCHES, random_notes};
-use rebound::engine::levels::LevelWorker;
+use rebound::engine::level::LevelWorker;
 use rebound::engine::{Engine, EngineParams};
 use std::hint::black_box;
 use std::time::{Duration, Instant};

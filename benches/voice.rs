@@ -4,7 +4,7 @@
 //! vector path and on its portable scalar loop in the same run (`vector/`, `portable/`).
 
 use criterion::{Criterion, Throughput, criterion_group};
-use rebound::engine::levels::{LevelWorker, Levels};
+use rebound::engine::level::{LevelWorker, Levels};
 use rebound::engine::{Controls, Coupling, Engine, EngineParams};
 use rebound::model::body::{BodyType, force_portable};
 use rebound::model::scheme::by_name;
@@ -152,7 +152,7 @@ fn contact_run(
 }
 
 /// A note-on through the engine, timed inside the clock, reading the level table
-/// (`engine::levels`): 16 voices, so most note-ons also steal. `table`: every key's
+/// (`engine::level`): 16 voices, so most note-ons also steal. `table`: every key's
 /// entry made (offline, before the first note); `humanized`: the same at Humanize
 /// 100 %, every hit different; `stale`: a worker makes the tables and the patch
 /// changes before every note, so each note-on is served by the previous table while

@@ -17,7 +17,7 @@
 mod random_patches;
 
 use random_patches::{NOTES, random_notes};
-use rebound::engine::levels::LevelWorker;
+use rebound::engine::level::LevelWorker;
 use rebound::engine::{Controls, Coupling, Engine, EngineParams};
 use rebound::model::{Correction, Method};
 use std::hint::black_box;

@@ -3,7 +3,7 @@
 //! two_way_profile -- two-way|rigid [samples]`. Prints the coupled step rule's steps a
 //! sample for the default patch.
 
-use rebound::engine::levels::Levels;
+use rebound::engine::level::Levels;
 use rebound::engine::{Coupling, EngineParams};
 use rebound::model::body::strike_modes;
 use rebound::model::coupled::{Coupled, StrikeModes};

@@ -159,6 +159,8 @@ def import_graph(files):
     mod_of = {f: placed.get(f, module_of(f)) for f in files}
     modules = {m: f for f, m in mod_of.items()}
     texts = {f: test_block_free(strip_comments(open(os.path.join(ROOT, f)).read())) for f in files}
+    # A visibility (`pub(in crate::engine)`) names a module without importing it.
+    texts = {f: re.sub(r"pub\(in\s[^)]*\)", "pub", t) for f, t in texts.items()}
     reexports = {}
     for f in files:
         names = {}

@@ -1,4 +1,4 @@
-//! A voice's runaway guard (`engine::ceiling`, +24 dBFS) never touches a strike, and
+//! A voice's runaway guard (`engine::level::ceiling`, +24 dBFS) never touches a strike, and
 //! a strike the level calibration played stays within the 6 dB over its calibrated peak
 //! that a chord's headroom plans for ([`LINE`]). The guard counts its engagements, so
 //! these tests see a sound it changed rather than only the output it leaves under it.
@@ -21,8 +21,8 @@
 //!   long-ringing body (the property meets it now and then).
 
 use proptest::prelude::*;
-use rebound::engine::ceiling::CEILING;
-use rebound::engine::level::{MAX_PROBE, TARGET_PEAK, mix_of, ring_samples};
+use rebound::engine::level::ceiling::CEILING;
+use rebound::engine::level::law::{MAX_PROBE, TARGET_PEAK, mix_of, ring_samples};
 use rebound::engine::{Controls, Engine, EngineParams, LIMITS};
 use rebound::model::body::{BodyType, ModalBody};
 use rebound::model::{ClampTarget, Correction, Method};

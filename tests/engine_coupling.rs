@@ -8,7 +8,7 @@
 //! - it bounces under gravity and the train ends;
 //! - a strike the coupled step rule cannot take in a voice's budget plays the wall.
 
-use rebound::engine::level::TARGET_PEAK_DB;
+use rebound::engine::level::law::TARGET_PEAK_DB;
 use rebound::engine::{Controls, Coupling, EngineParams, Rendered};
 
 #[path = "support/strike.rs"]

@@ -169,7 +169,7 @@ fn hardness_changes_timbre_not_loudness() {
     );
     for (h, _, _, pk) in &sweep {
         assert!(
-            (pk - rebound::engine::level::TARGET_PEAK_DB).abs() <= 2.0,
+            (pk - rebound::engine::level::law::TARGET_PEAK_DB).abs() <= 2.0,
             "Hardness {h} ms peaks at {pk:.2} dBFS"
         );
     }

@@ -37,7 +37,7 @@ fn chord(p: &EngineParams, keys: &[u8], vel: u8, seconds: f64) -> (Vec<f32>, Vec
 fn four_note_chords_at_velocity_100_stay_under_0_dbfs() {
     let p = EngineParams::default();
     let mut worst = f64::MIN;
-    for keys in rebound::engine::level::HEADROOM_CHORDS {
+    for keys in rebound::engine::level::law::HEADROOM_CHORDS {
         let (l, r, e) = chord(&p, &keys, 100, 1.5);
         let m = measure(FS as u32, &l, &r).unwrap();
         eprintln!(

@@ -8,7 +8,7 @@
 //! - the dry force pulse alone (no body) peaks at the target within ±0.75 dB for every
 //!   Expert contact of the grid with μ ≤ 0.5 that lasts from 6 samples to 20 ms.
 
-use rebound::engine::level::TARGET_PEAK_DB;
+use rebound::engine::level::law::TARGET_PEAK_DB;
 use rebound::engine::{Controls, EngineParams, NoteSpec, Rendered, render};
 
 #[path = "support/strike.rs"]
@@ -207,7 +207,7 @@ fn lower_velocity_is_quieter() {
 fn a_strike_during_a_mix_glide_keeps_its_level() {
     use BodyType::*;
     let fs = 48_000.0;
-    let top = 20.0 * rebound::engine::level::TARGET_PEAK.log10() + 0.1;
+    let top = 20.0 * rebound::engine::level::law::TARGET_PEAK.log10() + 0.1;
     for ((body_from, from), (body, to)) in [
         ((Bar, 0.7), (Bar, 1.0)),
         ((Plate, 0.0), (Plate, 1.0)),

@@ -1,7 +1,7 @@
 //! The level tables: made by a background worker in real time, on demand offline, and
 //! the same either way; a note-on reads them and plays nothing ahead.
 
-use rebound::engine::level::{GainSource, TARGET_PEAK_DB, calibrations_on_this_thread};
+use rebound::engine::level::law::{GainSource, TARGET_PEAK_DB, calibrations_on_this_thread};
 use rebound::engine::{Engine, EngineParams};
 use rebound::model::body::BodyType;
 
@@ -28,13 +28,13 @@ fn engine(
     p: &EngineParams,
     fs: f64,
     worker: bool,
-) -> (Engine, Option<rebound::engine::levels::LevelWorker>) {
+) -> (Engine, Option<rebound::engine::level::LevelWorker>) {
     let mut e = Engine::new(fs);
     e.set_params(p);
     e.set_sample_rate(fs);
     let w = worker.then(|| {
         let (w, link) =
-            rebound::engine::levels::LevelWorker::spawn().expect("the level worker starts");
+            rebound::engine::level::LevelWorker::spawn().expect("the level worker starts");
         e.use_level_worker(link);
         w
     });
@@ -137,9 +137,9 @@ fn the_previous_table_serves_while_the_new_one_is_made() {
 /// patches, keys and deviations on the full ranges (one or two parameters at once).
 #[test]
 fn a_moved_note_reads_gains_near_its_own_calibration() {
-    use rebound::engine::level::level_params;
-    use rebound::engine::level::mix_of;
-    use rebound::engine::levels::Levels;
+    use rebound::engine::level::Levels;
+    use rebound::engine::level::law::level_params;
+    use rebound::engine::level::law::mix_of;
     use rebound::voice::Voice;
     // Fixed-seed cases: the same every run.
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);

@@ -1,10 +1,10 @@
-//! Loudness across the keyboard (`engine::level::keyboard_cut`): the default patch at
+//! Loudness across the keyboard (`engine::level::law::keyboard_cut`): the default patch at
 //! full velocity, note 36 to 96, keeps its maximum momentary loudness (BS.1770, 400 ms,
 //! measured by the `ebur128` crate on the rendered stereo) within ±3 LU of the middle
 //! of its range, with middle C as calibrated (its peak at the target) and no key
 //! louder than middle C by more than the calibration's reading can miss.
 
-use rebound::engine::level::TARGET_PEAK_DB;
+use rebound::engine::level::law::TARGET_PEAK_DB;
 use rebound::engine::{EngineParams, NoteSpec, render};
 use rebound::loudness::measure;
 

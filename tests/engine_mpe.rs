@@ -6,8 +6,8 @@
 //! pressure and timbre are channel 1's alone. Read from what each voice plays
 //! (`Voice::own`), and heard in the output.
 
+use rebound::engine::expression::mpe::{MASTER_BEND_RANGE, MEMBER_BEND_RANGE};
 use rebound::engine::expression::{PRESSURE_DAMP, TIMBRE_SPAN};
-use rebound::engine::mpe::{MASTER_BEND_RANGE, MEMBER_BEND_RANGE};
 use rebound::engine::{CC_TIMBRE, Engine, EngineParams};
 
 const FS: f64 = 48_000.0;

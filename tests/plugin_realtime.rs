@@ -6,7 +6,7 @@
 mod support;
 
 use nice_plug::prelude::{Plugin, ProcessMode};
-use rebound::engine::level::{TARGET_PEAK_DB, calibrations_on_this_thread};
+use rebound::engine::level::law::{TARGET_PEAK_DB, calibrations_on_this_thread};
 use support::*;
 
 const FS: f32 = 48_000.0;

@@ -7,17 +7,8 @@
 //! All memory is allocated in [`Engine::new`]; every method a host calls per block is
 //! allocation-free.
 
-mod addressing;
-pub mod ceiling;
-mod contact_trace;
 pub mod expression;
-pub mod humanize;
 pub mod level;
-pub mod level_slots;
-pub mod level_table;
-mod level_worker;
-pub mod levels;
-pub mod mpe;
 mod offline;
 mod output;
 mod params;
@@ -25,17 +16,14 @@ mod physical;
 mod smoothing;
 pub mod spec;
 mod trace;
-mod true_peak;
 pub mod voice;
 mod voices;
 
-pub use addressing::{CC_MOD_WHEEL, CC_TIMBRE, reaches};
-pub use contact_trace::{
-    BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS,
-};
 pub use offline::{NoteSpec, Rendered, render, render_with_progress};
 pub use output::RUNAWAY;
 pub use params::{Controls, Coupling, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, within};
 pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;
+pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};
+pub use voices::addressing::{CC_MOD_WHEEL, CC_TIMBRE, reaches};
 pub use voices::{Engine, Terminated};

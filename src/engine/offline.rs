@@ -1,8 +1,8 @@
 //! Offline rendering through the same engine the plugin runs (`rebound render`, tests).
 
-use super::contact_trace::ContactTrace;
-use super::params::EngineParams;
-use super::voices::Engine;
+use crate::engine::params::EngineParams;
+use crate::engine::trace::ContactTrace;
+use crate::engine::voices::Engine;
 
 /// A note for [`render`]: key, velocity in `[0, 1]`, start in samples, and the sample
 /// at which its key is released (`None`: held to the end).

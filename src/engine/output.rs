@@ -13,7 +13,7 @@
 //! the mid's per mode (2.9 dB, under the 3 dB the mono sum may lose against either
 //! channel; `tests/engine_stereo.rs` checks it over the full ranges).
 
-use super::smoothing::{SMOOTHING_TIME, Smoothed};
+use crate::engine::smoothing::{SMOOTHING_TIME, Smoothed};
 
 /// The largest pan at Width 1 and Key spread 1 on the linear law `L = (1 − p) mid`,
 /// `R = (1 + p) mid` (negative `p` is left; 4.4 dB between the channels at the edge).
@@ -48,7 +48,7 @@ pub fn edge_side(pan: f64) -> f64 {
 const DC_CORNER: f64 = 2.0;
 /// The runaway guard's threshold, +24 dBFS: a sample over it (or not a number) is not
 /// music but a numerical failure upstream, and is silenced. A full-velocity strike
-/// peaks at [`TARGET_PEAK`](super::level::TARGET_PEAK) (−10 dBFS), so 16 of them in
+/// peaks at [`TARGET_PEAK`](crate::engine::level::law::TARGET_PEAK) (−10 dBFS), so 16 of them in
 /// phase stay 10 dB under it.
 pub const RUNAWAY: f64 = 16.0;
 

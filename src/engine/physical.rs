@@ -2,7 +2,7 @@
 //! Expert (`k` and `μ`) resolved to the paper's `k`, `μ`, and what they give at the top
 //! strike speed, for the voices and the editor alike.
 
-use super::params::{Controls, EngineParams};
+use crate::engine::params::{Controls, EngineParams};
 use crate::model::hardness::{UnitTime, contact_time_for_k, k_for_contact_time, unit_time};
 use crate::model::restitution::mu_v_in_for;
 use crate::model::vout::v_out_exact;

@@ -8,7 +8,7 @@ pub use rebound::analysis::{centroid, power_spectrum};
 
 /// The A-weighting curve the level calibration weighs rings by (IEC 61672-1, 0 dB at
 /// 1 kHz).
-pub use rebound::engine::level::a_weight;
+pub use rebound::engine::level::law::a_weight;
 
 /// A-weighted level of `x`, dB (relative: the same length and rate compare).
 pub fn a_weighted_db(x: &[f32], fs: f64) -> f64 {

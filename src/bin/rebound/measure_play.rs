@@ -5,7 +5,7 @@
 //! trains vary with Irregularity. The host tests measure the same through the VST3.
 
 use rebound::analysis::{centroid, force_onsets, interval_ratios, spread};
-use rebound::engine::level::HEADROOM_CHORDS;
+use rebound::engine::level::law::HEADROOM_CHORDS;
 use rebound::engine::{EngineParams, NoteSpec, Rendered, render};
 use rebound::loudness::measure;
 use rebound::preset::Preset;

@@ -5,39 +5,39 @@
 //! louder than middle C. It fills the entries of a `level_table`, off the audio thread.
 
 use super::{Expression, FULL_SCALE, Jitter, Voice};
-use crate::engine::level;
-use crate::engine::level::Entry;
+use crate::engine::level::law;
+use crate::engine::level::law::Entry;
+use crate::engine::level::true_peak::TAPS;
 use crate::engine::params::{Controls, EngineParams};
-use crate::engine::true_peak::TAPS;
 
 impl Voice {
     /// The table entry of a full-velocity strike of `p` (its [`level_params`]) on
     /// `key`, played on this voice (a scratch voice at the table's rate: it plays the
     /// strike, so never on the audio thread). The dry path and the body are each brought
-    /// to [`level::TARGET_PEAK`] on their own first (so Mix balances two signals of the
+    /// to [`law::TARGET_PEAK`] on their own first (so Mix balances two signals of the
     /// same peak, whatever the contact), then together at the patch's mix, then in
     /// Playable mode moved toward the loudness of the reference Hardness within the
     /// peak window (see `level`); a key whose ring is then louder than middle C's
-    /// (K-weighted) is cut to it ([`level::keyboard_cut`]).
+    /// (K-weighted) is cut to it ([`law::keyboard_cut`]).
     ///
-    /// [`level_params`]: crate::engine::level::level_params
+    /// [`level_params`]: crate::engine::level::law::level_params
     pub fn entry_of(&mut self, p: &EngineParams, key: u8) -> Entry {
         self.calibrations += 1;
-        level::count_calibration();
+        law::count_calibration();
         let (entry, e) = self.uncut_entry(p, key);
-        if key == level::REFERENCE_KEY {
+        if key == law::REFERENCE_KEY {
             return entry;
         }
         // Middle C's ring is the same for every key of a patch: played once a table.
         let e_ref = match self.reference {
             Some((q, fs, e_ref)) if q == *p && fs == self.fs => e_ref,
             _ => {
-                let (_, e_ref) = self.uncut_entry(p, level::REFERENCE_KEY);
+                let (_, e_ref) = self.uncut_entry(p, law::REFERENCE_KEY);
                 self.reference = Some((*p, self.fs, e_ref));
                 e_ref
             }
         };
-        let g = level::keyboard_cut(e, e_ref);
+        let g = law::keyboard_cut(e, e_ref);
         Entry {
             strike: entry.strike.scaled(g),
             glide: entry.glide.scaled(g),
@@ -49,12 +49,12 @@ impl Voice {
     fn uncut_entry(&mut self, p: &EngineParams, key: u8) -> (Entry, f64) {
         self.expression = Expression::default();
         self.jitter = Jitter::NONE;
-        let mix = level::mix_of(p, p.mix);
+        let mix = law::mix_of(p, p.mix);
         let (apart, together, e, e_k) = self.peak_gains(p, key, mix);
         let mut c = 1.0;
         if p.controls == Controls::Playable {
             let r = EngineParams {
-                hardness_ms: level::REFERENCE_HARDNESS_MS,
+                hardness_ms: law::REFERENCE_HARDNESS_MS,
                 ..*p
             };
             // A strike at the reference Hardness is its own reference.
@@ -63,7 +63,7 @@ impl Voice {
             } else {
                 self.peak_gains(&r, key, mix).2
             };
-            c = level::compensation(e, e_ref);
+            c = law::compensation(e, e_ref);
         }
         let entry = Entry {
             strike: apart.scaled(together * c),
@@ -73,18 +73,18 @@ impl Voice {
     }
 
     /// The gains that bring the dry path and the body of a full-velocity strike of `q`
-    /// to [`level::TARGET_PEAK`] each; the factor that then brings their mix there; and
+    /// to [`law::TARGET_PEAK`] each; the factor that then brings their mix there; and
     /// the strike's loudness at both, A- and K-weighted.
-    fn peak_gains(&mut self, q: &EngineParams, key: u8, mix: f64) -> (level::Gains, f64, f64, f64) {
-        let (apart, probe) = self.probe(q, key, mix, level::Gains::UNIT, None);
+    fn peak_gains(&mut self, q: &EngineParams, key: u8, mix: f64) -> (law::Gains, f64, f64, f64) {
+        let (apart, probe) = self.probe(q, key, mix, law::Gains::UNIT, None);
         // A strike that follows on this voice latches the contact the probe latched:
         // its normalisation (a root search for the peak force) and eq (9)'s unit time
         // come from the probe, not computed again (`latch` still checks they match).
         self.norm = probe.norm;
         self.unit = probe.unit;
-        let g = level::Gains {
-            dry: level::gain_for(apart.dry.peak()),
-            body: level::gain_for(apart.body_peak()),
+        let g = law::Gains {
+            dry: law::gain_for(apart.dry.peak()),
+            body: law::gain_for(apart.body_peak()),
         };
         let mut together = 1.0;
         if mix > 0.0 && mix < 1.0 {
@@ -99,7 +99,7 @@ impl Voice {
             } else {
                 ring
             };
-            together = level::gain_for(peak);
+            together = law::gain_for(peak);
         }
         // The ring is the body's alone, and the body is linear in its drive.
         let body = g.body * together;
@@ -122,9 +122,9 @@ impl Voice {
         q: &EngineParams,
         key: u8,
         mix: f64,
-        gain: level::Gains,
+        gain: law::Gains,
         stop: Option<usize>,
-    ) -> (level::Peaks, Voice) {
+    ) -> (law::Peaks, Voice) {
         let mut probe = *self;
         probe.probing = true;
         probe.epoch = None;
@@ -133,19 +133,18 @@ impl Voice {
         // Full velocity is the top speed: the hit's speed jitter stays out of the level.
         probe.jitter.speed = 1.0;
         probe.start(q, key, 1.0, 0);
-        let ring = level::ring_samples(probe.body.lowest_mode(), self.fs);
-        let max = (level::MAX_PROBE * self.fs) as usize;
+        let ring = law::ring_samples(probe.body.lowest_mode(), self.fs);
+        let max = (law::MAX_PROBE * self.fs) as usize;
         let max = stop.map_or(max, |s| s.min(max));
-        let mut peaks = level::Peaks::default();
+        let mut peaks = law::Peaks::default();
         let last_dry = probe.probe_run(q, mix, stop, (ring, max), &mut peaks);
         peaks.dry_end = last_dry.map_or(0, |l| l + TAPS + 1);
         if stop.is_none() {
             let scale = mix * FULL_SCALE;
-            let ring = |w: fn(f64) -> f64| {
-                scale * scale * probe.body.ring_energy(level::LOUDNESS_WINDOW, w)
-            };
-            peaks.loudness = ring(level::a_weight);
-            peaks.k_loudness = ring(level::k_weight);
+            let ring =
+                |w: fn(f64) -> f64| scale * scale * probe.body.ring_energy(law::LOUDNESS_WINDOW, w);
+            peaks.loudness = ring(law::a_weight);
+            peaks.k_loudness = ring(law::k_weight);
         }
         (peaks, probe)
     }
@@ -159,7 +158,7 @@ impl Voice {
         mix: f64,
         stop: Option<usize>,
         lengths: (usize, usize),
-        peaks: &mut level::Peaks,
+        peaks: &mut law::Peaks,
     ) -> Option<usize> {
         #[cfg(target_arch = "x86_64")]
         if self.vector() {
@@ -180,7 +179,7 @@ impl Voice {
         mix: f64,
         stop: Option<usize>,
         lengths: (usize, usize),
-        peaks: &mut level::Peaks,
+        peaks: &mut law::Peaks,
     ) -> Option<usize> {
         self.probe_run_here(q, mix, stop, lengths, peaks)
     }
@@ -192,7 +191,7 @@ impl Voice {
         mix: f64,
         stop: Option<usize>,
         (ring, max): (usize, usize),
-        peaks: &mut level::Peaks,
+        peaks: &mut law::Peaks,
     ) -> Option<usize> {
         let mut after = 0usize;
         let mut last_dry: Option<usize> = None;
@@ -235,7 +234,7 @@ impl Voice {
     /// no dry path, no expression that moves: nothing the voice's tick would add):
     /// the body's mid alone, at a third less work than a voice's sample, read once
     /// (every reading there is the ring's).
-    fn ring_out(&mut self, peaks: &mut level::Peaks, n: usize) {
+    fn ring_out(&mut self, peaks: &mut law::Peaks, n: usize) {
         for _ in 0..n {
             let body = FULL_SCALE * self.body.tick(0.0);
             if !body.is_finite() {

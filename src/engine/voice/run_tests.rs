@@ -2,7 +2,7 @@
 //! plays the samples its calls one by one (`Voice::tick_with`) play, bit for bit.
 
 use super::*;
-use crate::engine::levels::Levels;
+use crate::engine::level::Levels;
 use crate::engine::{Controls, Coupling};
 use crate::model::{Correction, Method};
 

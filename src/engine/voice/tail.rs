@@ -12,7 +12,7 @@
 
 use super::norm::{Norm, excitation};
 use super::two_way::TwoWay;
-use crate::engine::level;
+use crate::engine::level::law;
 use crate::model::tau::contact_time_bound;
 use crate::model::{BounceSample, Bouncer, Phase};
 use std::f64::consts::PI;
@@ -74,7 +74,7 @@ impl Interrupted {
 pub(super) struct Tail {
     contact: Interrupted,
     norm: Norm,
-    gain: level::Gains,
+    gain: law::Gains,
     /// Normalised impulse the contact may still deliver (see `Voice::tick`).
     budget: f64,
     /// The fade's raised cosine.
@@ -87,7 +87,7 @@ impl Tail {
     pub(super) fn new(
         contact: Interrupted,
         norm: Norm,
-        gain: level::Gains,
+        gain: law::Gains,
         budget: f64,
         last_dry: f64,
         fs: f64,

@@ -2,12 +2,12 @@
 //! the re-strike tail, the body, the mix, the ceiling and the guard.
 
 use super::norm::{IMPULSE_MARGIN, Norm, excitation};
+use super::note_on::own_params;
 use super::settings::latch_cached;
-use super::strike::own_params;
 use super::{FULL_SCALE, Voice, VoiceSample, decay_declick};
 use crate::engine::expression::Expression;
-use crate::engine::humanize::Jitter;
-use crate::engine::level::GainSource;
+use crate::engine::expression::humanize::Jitter;
+use crate::engine::level::law::GainSource;
 use crate::engine::params::EngineParams;
 use crate::model::hardness::UnitTime;
 use crate::model::{BounceSample, Impact, Latch};

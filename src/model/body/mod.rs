@@ -30,9 +30,9 @@ mod drive;
 mod limits;
 mod modes;
 mod pickup;
-mod ring;
+mod ring_energy;
 mod simd;
-mod strike;
+mod strike_point;
 
 use bank::{Coefs, bank_amplitude, cap_decay};
 pub use bank::{poles_made, prime_retune};
@@ -43,7 +43,7 @@ pub use crate::model::dispatch::{force_portable, vector_path};
 use modes::*;
 pub use modes::{BodySettings, BodyType};
 pub use pickup::{Pickup, SideWeights, pickup_shape, pickups, side_weights, side_weights_of};
-pub use strike::{StrikeMode, StrikeShapes, strike_modes};
+pub use strike_point::{StrikeMode, StrikeShapes, strike_modes};
 
 /// A bank of [`MODES`] resonators, and while the body type changes, a second bank with
 /// the old type's coefficients that fades out.
@@ -93,7 +93,7 @@ const DAMP_MARGIN: f64 = 0.95;
 impl ModalBody {
     pub fn new(settings: BodySettings, fs: f64) -> Self {
         modes::prepare_tables();
-        strike::prepare();
+        strike_point::prepare();
         side_weights_of(BodyType::None);
         let mut b = Self {
             re: [0.0; MODES],

@@ -19,7 +19,7 @@ use super::scheme::{ClampTarget, Method, Scheme, Stepping};
 
 mod advance;
 mod clock;
-mod loaded;
+mod gravity;
 mod steps;
 mod substep;
 #[cfg(test)]

@@ -32,16 +32,16 @@
 
 mod creep;
 mod dop853;
-mod loaded;
 mod outcome;
 mod resume;
 mod solve;
+mod state;
 
-pub use loaded::{Loaded, REST_FORCE, SETTLE_ZETA};
 pub use outcome::ExitNews;
 pub use outcome::{LoadExit, scaled, time_scale, x_rest};
 pub use resume::{ExitSolve, Progress, exit, scaled_exit};
 pub use solve::MAX_STEPS;
+pub use state::{Loaded, REST_FORCE, SETTLE_ZETA};
 
 #[cfg(test)]
 mod tests;

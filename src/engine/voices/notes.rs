@@ -3,10 +3,10 @@
 //! `addressing` says.
 
 use super::{Engine, SLOTS};
-use crate::engine::addressing::addresses;
 use crate::engine::expression::Expression;
-use crate::engine::humanize::Jitter;
+use crate::engine::expression::humanize::Jitter;
 use crate::engine::params::{Controls, NoteOff};
+use crate::engine::voices::addressing::addresses;
 
 impl Engine {
     /// Starts a note now (before the next rendered sample). `velocity` in `[0, 1]`.

@@ -12,8 +12,8 @@
 //! moved during the read, a few stores' window) reads as missing for that lookup,
 //! which then interpolates from its neighbours as for an entry not yet made.
 
-use super::level::{Entry, Gains};
-use super::level_table::{KEYS, SLOTS};
+use crate::engine::level::law::{Entry, Gains};
+use crate::engine::level::table::{KEYS, SLOTS};
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
 /// Reads of a slot tried before it counts as missing for one lookup.

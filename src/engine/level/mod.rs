@@ -1,19 +1,25 @@
-//! Where a note-on finds its calibrated gains (see `level_table`): filled on demand
+//! Where a note-on finds its calibrated gains (see `table`): filled on demand
 //! before the note (offline renders, the CLI, tests: deterministic, and nobody waits
 //! in real time), or by a background worker while the audio thread reads the latest
 //! table lock-free and never plays a strike ahead.
 //!
-//! With the worker (`level_worker`), a patch change keeps the previous patch's entries
+//! With the worker (`worker`), a patch change keeps the previous patch's entries
 //! serving until their own are made; a key that sounds before its entry is ready is
-//! made next. The worker publishes each entry on its own (`level_slots`), so a note-on
+//! made next. The worker publishes each entry on its own (`slots`), so a note-on
 //! reads only the entries it interpolates, and never waits for one.
 
-use super::level::level_params;
-use super::level::{GainSource, Gains};
-use super::level_table::{Deviation, KEYS, LevelTable, Lookup, SLOTS, sounding_key};
-pub use super::level_worker::{LevelWorker, WorkerLink};
-use super::params::EngineParams;
-use super::voice::Voice;
+pub mod ceiling;
+pub mod law;
+pub mod slots;
+pub mod table;
+pub(super) mod true_peak;
+mod worker;
+
+use crate::engine::params::EngineParams;
+use crate::engine::voice::Voice;
+use law::{GainSource, Gains, level_params};
+use table::{Deviation, KEYS, LevelTable, Lookup, SLOTS, sounding_key};
+pub use worker::{LevelWorker, WorkerLink};
 
 enum Source {
     /// Filled before the note that needs it, on this thread.
@@ -124,7 +130,7 @@ impl GainSource for Levels {
         } else {
             Deviation::of(p, own)
         };
-        let target = super::level::mix_of(p, p.mix);
+        let target = crate::engine::level::law::mix_of(p, p.mix);
         match &mut self.source {
             Source::OnDemand { table, scratch } => {
                 for &k in table.needed(at, &dev).slots() {

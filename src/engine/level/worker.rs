@@ -7,11 +7,11 @@
 //! never waits. It stops and is joined when its [`LevelWorker`] is dropped (the plugin
 //! drops it on deactivate), and a spawn that fails is an error its caller reports.
 
-use super::level::Entry;
-use super::level_slots::LevelSlots;
-use super::level_table::{Deviation, KEYS, LevelTable, NEEDED, SLOTS, needed};
-use super::params::EngineParams;
-use super::voice::Voice;
+use crate::engine::level::law::Entry;
+use crate::engine::level::slots::LevelSlots;
+use crate::engine::level::table::{Deviation, KEYS, LevelTable, NEEDED, SLOTS, needed};
+use crate::engine::params::EngineParams;
+use crate::engine::voice::Voice;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering, fence};
 use std::thread::{JoinHandle, Thread};
@@ -322,5 +322,5 @@ pub(super) fn next_slot(table: &LevelTable, sets: &Sets, cursor: &mut usize) -> 
 }
 
 #[cfg(test)]
-#[path = "level_worker_tests.rs"]
+#[path = "worker_tests.rs"]
 mod tests;

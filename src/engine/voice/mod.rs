@@ -2,11 +2,11 @@
 //! retrigger de-click, steal fade and guard. Framework-free: the plugin and `rebound
 //! render` drive the same code.
 
-use super::ceiling::Ceiling;
-use super::expression::Expression;
-use super::humanize::Jitter;
-use super::level;
-use super::params::EngineParams;
+use crate::engine::expression::Expression;
+use crate::engine::expression::humanize::Jitter;
+use crate::engine::level::ceiling::Ceiling;
+use crate::engine::level::law;
+use crate::engine::params::EngineParams;
 use crate::model::body::{BodyType, ModalBody};
 use crate::model::hardness::UnitTime;
 use crate::model::{BounceSample, Bouncer, Phase};
@@ -14,9 +14,9 @@ use crate::model::{BounceSample, Bouncer, Phase};
 mod calibrate;
 mod hand;
 mod norm;
-mod ring;
+mod note_on;
+mod ring_block;
 mod settings;
-mod strike;
 mod tail;
 mod tick;
 mod two_way;
@@ -105,7 +105,7 @@ pub struct Voice {
     unit: UnitTime,
     /// The calibrated gains of this strike: scale what it puts into the dry path and
     /// the body (not the body's output: a re-strike does not step a ringing body).
-    gain: level::Gains,
+    gain: law::Gains,
     /// Keeps a voice that ran away off the output (see `ceiling`).
     ceiling: Ceiling,
     fs: f64,
@@ -179,7 +179,7 @@ impl Voice {
                 f_unit: f64::NAN,
             },
             unit,
-            gain: level::Gains::UNIT,
+            gain: law::Gains::UNIT,
             ceiling: Ceiling::new(fs),
             fs,
             declick: 0.0,

@@ -2,7 +2,7 @@
 //! registers, then the de-click, pan and fade over the block.
 
 use super::{FULL_SCALE, RING_BLOCK, Voice, decay_declick};
-use crate::engine::ceiling::CEILING;
+use crate::engine::level::ceiling::CEILING;
 
 impl Voice {
     /// True when the voice only rings: no contact, flight or tail to come, nothing

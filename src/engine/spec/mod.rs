@@ -1,6 +1,6 @@
 //! Every parameter of the instrument listed once, free of any framework: stable id,
-//! plain name, unit, range (from [`LIMITS`](super::params::LIMITS)), scale, default
-//! (from [`EngineParams::default`](super::params::EngineParams)) and display precision.
+//! plain name, unit, range (from [`LIMITS`](crate::engine::params::LIMITS)), scale, default
+//! (from [`EngineParams::default`](crate::engine::params::EngineParams)) and display precision.
 //! The plugin's parameters (the `params` module of the plugin layer) and the
 //! command-line renderer's options, range checks and help are built from this list, so
 //! they cannot disagree.

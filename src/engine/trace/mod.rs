@@ -6,7 +6,9 @@
 //! audio thread never blocks. Plugin-wide counters (guard events, voices) are atomics
 //! in the editor's shared state. The recorder that fills it is `trace`.
 
-use super::params::EngineParams;
+pub(super) mod recorder;
+
+use crate::engine::params::EngineParams;
 use crate::model::{Contact, Scheme, Train};
 
 /// Points kept of the last contact's trajectory (decimated by 2 when full).
@@ -159,8 +161,8 @@ impl Default for LastContact {
 impl Default for ContactTrace {
     fn default() -> Self {
         let p = EngineParams::default();
-        let latch = super::voice::latch_of(&p);
-        let train = super::voice::train_of(&p);
+        let latch = crate::engine::voice::latch_of(&p);
+        let train = crate::engine::voice::train_of(&p);
         Self {
             seq: 0,
             fs: 48000.0,

@@ -2,16 +2,16 @@
 //! over the voices, the control-rate body smoothing and the hand-off of the last
 //! contact's trace. The output stage is in `output`, the voice itself in `voice`.
 
-use super::contact_trace::ContactTrace;
-use super::expression::ChannelExpression;
-use super::humanize::Humanizer;
-use super::levels::{Levels, WorkerLink};
-use super::mpe::Zones;
-use super::output::OutputStage;
-use super::params::{EngineParams, MAX_VOICES};
-use super::smoothing::{SMOOTHING_TIME, Smoothed};
-use super::trace::Tracer;
-use super::voice::{StrikeSetup, Voice, VoiceSample};
+use crate::engine::expression::ChannelExpression;
+use crate::engine::expression::humanize::Humanizer;
+use crate::engine::expression::mpe::Zones;
+use crate::engine::level::{Levels, WorkerLink};
+use crate::engine::output::OutputStage;
+use crate::engine::params::{EngineParams, MAX_VOICES};
+use crate::engine::smoothing::{SMOOTHING_TIME, Smoothed};
+use crate::engine::trace::ContactTrace;
+use crate::engine::trace::recorder::Tracer;
+use crate::engine::voice::{StrikeSetup, Voice, VoiceSample};
 
 /// Extra slots so stolen voices can finish their fade while their successors sound.
 const FADE_SLOTS: usize = 8;
@@ -97,7 +97,7 @@ impl Engine {
             control: 0,
             output: OutputStage::new(fs),
             mix: Smoothed::new(
-                super::level::mix_of(&params, params.mix),
+                crate::engine::level::law::mix_of(&params, params.mix),
                 SMOOTHING_TIME,
                 fs,
             ),
@@ -138,7 +138,7 @@ impl Engine {
         self.output = OutputStage::new(fs);
         self.output.set_gain(self.params.gain_db);
         self.mix = Smoothed::new(
-            super::level::mix_of(&self.params, self.params.mix),
+            crate::engine::level::law::mix_of(&self.params, self.params.mix),
             SMOOTHING_TIME,
             fs,
         );
@@ -361,7 +361,7 @@ impl Engine {
             }
         }
         // The poles a note struck now reads (mid-glide too): made here, not in its note-on.
-        crate::model::body::prime_retune(&super::voice::body_settings(&bp, 60), self.fs);
+        crate::model::body::prime_retune(&crate::engine::voice::body_settings(&bp, 60), self.fs);
     }
 
     fn trace_sample(&mut self, slot: usize, s: &VoiceSample) {
@@ -379,15 +379,10 @@ impl Engine {
     }
 }
 
-#[path = "voices_render.rs"]
-mod voices_render;
-
-#[path = "voices_notes.rs"]
-mod voices_notes;
-
-#[path = "voices_expression.rs"]
-mod voices_expression;
+pub(super) mod addressing;
+mod notes;
+mod render;
+mod routing;
 
 #[cfg(test)]
-#[path = "tests.rs"]
 mod tests;

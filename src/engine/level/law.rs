@@ -15,8 +15,8 @@
 //! default patch): a key whose ring is louder than middle C's is cut to it
 //! ([`keyboard_cut`]), from the K-weighted energy of the ring each calibration reads.
 
-use super::params::EngineParams;
-use super::true_peak::TruePeak;
+use crate::engine::level::true_peak::TruePeak;
+use crate::engine::params::EngineParams;
 use crate::model::body::BodyType;
 
 /// Where a strike's calibrated gains come from (the engine's level tables, `levels`):

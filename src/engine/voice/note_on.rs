@@ -6,8 +6,8 @@ use super::tail::{Interrupted, Tail};
 use super::two_way::TwoWay;
 use super::{DECLICK_TIME, StrikeSetup, Voice};
 use crate::engine::expression::Expression;
-use crate::engine::humanize::Jitter;
-use crate::engine::level::{self, GainSource};
+use crate::engine::expression::humanize::Jitter;
+use crate::engine::level::law::{self, GainSource};
 use crate::engine::output::{edge_side, pan_of};
 use crate::engine::params::EngineParams;
 use crate::model::body::BodySettings;
@@ -53,7 +53,7 @@ impl Voice {
     pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
         let mut scratch = *self;
         let own = self.own(p, &self.jitter);
-        let entry = scratch.entry_of(&level::level_params(&own), key);
+        let entry = scratch.entry_of(&law::level_params(&own), key);
         self.calibrations = scratch.calibrations;
         self.start(p, key, velocity, now);
         self.gain = entry.strike;
@@ -206,7 +206,7 @@ pub(super) fn own_params(
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::levels::LevelWorker;
+    use crate::engine::level::LevelWorker;
     use crate::engine::{Engine, EngineParams};
     use crate::model::body::poles_made;
 

@@ -7,8 +7,8 @@
 //! tick sample by sample as before. Each sample's sum still adds the voices in slot
 //! order, so the output is the same as a sample-by-sample loop over the voices.
 
-use super::super::smoothing::Smoothed;
 use super::{CONTROL_BLOCK, Engine, SLOTS};
+use crate::engine::smoothing::Smoothed;
 
 /// Stack chunk of [`Engine::render_mono`].
 const MONO_CHUNK: usize = 64;
@@ -250,7 +250,7 @@ impl Engine {
     /// (smoothed: no click when the body is switched).
     #[inline]
     fn next_mix_width(&mut self) -> (f64, f64) {
-        let mix = super::super::level::mix_of(&self.params, self.params.mix);
+        let mix = crate::engine::level::law::mix_of(&self.params, self.params.mix);
         (self.mix.next(mix), self.next_width())
     }
 

@@ -3,7 +3,7 @@
 //! are in `events`), and reports ended voices to CLAP hosts. No physics here.
 
 use crate::editor::ReboundEditor;
-use crate::engine::levels::LevelWorker;
+use crate::engine::level::LevelWorker;
 use crate::engine::{ContactTrace, Engine};
 use crate::handoff::EditorShared;
 use crate::handoff::capture::Recorder;
@@ -23,7 +23,6 @@ use std::sync::{Arc, Mutex};
 #[global_allocator]
 static ALLOCATOR: assert_no_alloc::AllocDisabler = assert_no_alloc::AllocDisabler;
 
-#[path = "plugin_events.rs"]
 mod events;
 
 pub struct Rebound {
@@ -35,7 +34,7 @@ pub struct Rebound {
     pad_notes: PadReceiver,
     /// Records the last note's output for the editor.
     capture: Recorder,
-    /// Makes the level tables in real time (see `engine::levels`); none offline, where
+    /// Makes the level tables in real time (see `engine::level`); none offline, where
     /// each table entry is made before the note that needs it.
     level_worker: Option<LevelWorker>,
     /// The events of one timestamp (see `events`), made here, never grown.
@@ -82,7 +81,7 @@ impl Rebound {
         &self.engine
     }
     /// True when the level tables are made for the patch and rate now (see
-    /// `engine::levels`), for tests and tools that wait for a real-time plugin's worker.
+    /// `engine::level`), for tests and tools that wait for a real-time plugin's worker.
     pub fn levels_ready(&mut self) -> bool {
         self.engine.levels_ready()
     }

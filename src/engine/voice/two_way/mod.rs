@@ -29,13 +29,10 @@ use crate::model::bounce::{EXIT_SLICE, MAX_IMPACTS, MAX_TRAIN_TIME, WAIT_FACTOR}
 use crate::model::coupled::{Coupled, CoupledRun};
 use crate::model::{Analytic, BounceSample, Contact, Latch, Train, restitution};
 
-#[path = "two_way_budget.rs"]
 mod budget;
 pub use budget::{WORK_BUDGET, max_voice_substeps, method_of};
-#[path = "two_way_exit.rs"]
 mod exit;
 use exit::LastImpact;
-#[path = "two_way_modes.rs"]
 mod modes;
 pub(super) use modes::ModesCache;
 use modes::free_modes;
@@ -375,5 +372,4 @@ impl TwoWay {
 }
 
 #[cfg(test)]
-#[path = "two_way_tests.rs"]
 mod tests;

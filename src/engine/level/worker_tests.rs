@@ -34,7 +34,7 @@ fn wanted_slots_are_taken_in_turn() {
 }
 
 /// Waits (at most a minute) until the worker has made every entry of the patch now.
-fn wait_complete(levels: &mut crate::engine::levels::Levels) {
+fn wait_complete(levels: &mut crate::engine::level::Levels) {
     let t = std::time::Instant::now();
     while !levels.is_complete() {
         assert!(
@@ -49,7 +49,7 @@ fn wait_complete(levels: &mut crate::engine::levels::Levels) {
 /// the old 2 ms poll its loop went round ~50 times in the 100 ms it is watched here.
 #[test]
 fn an_idle_worker_sleeps_until_handed_work() {
-    use crate::engine::levels::Levels;
+    use crate::engine::level::Levels;
     let (worker, link) = LevelWorker::spawn().expect("the worker starts");
     let mut levels = Levels::on_demand(48_000.0);
     levels.use_worker(link);

@@ -2,7 +2,7 @@
 //! channel, with CLAP's wildcards. One rule for note-offs, chokes, per-note expression
 //! and poly-mod, and the MIDI CCs the engine listens to.
 
-use super::voice::Voice;
+use crate::engine::voice::Voice;
 
 /// MIDI CC numbers the engine listens to.
 pub const CC_MOD_WHEEL: u8 = 1;

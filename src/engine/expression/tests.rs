@@ -1,7 +1,7 @@
 //! Unit tests of [`Expression::apply`].
 
 use super::*;
-use crate::engine::mpe::MAX_BEND_RANGE;
+use crate::engine::expression::mpe::MAX_BEND_RANGE;
 
 fn neutral() -> Expression {
     Expression::new(ChannelExpression::default(), 0.0)

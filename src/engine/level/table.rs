@@ -10,18 +10,18 @@
 //! patch's own value as one more point, and between the octaves). A note the patch
 //! plays as it is reads its key's entry alone; pitch moves along the keys.
 //!
-//! A table is a pure function of what changes a strike's level ([`level_params`](super::level::level_params)) and
+//! A table is a pure function of what changes a strike's level ([`level_params`](crate::engine::level::law::level_params)) and
 //! the rate: an entry filled on a background worker (`level_worker`) equals one filled
 //! on demand before an offline note, bit for bit, so a render does not depend on who
 //! filled it or when. Lookups are allocation-free; the table is a fixed array.
 
-use super::expression::spec;
-pub use super::level::sounding_key;
-use super::level::{Entry, Gains};
-use super::params::{Controls, EngineParams};
-use super::spec::NumberSpec;
-use super::spec::normalized::{normalize, unnormalize};
-use super::voice::Voice;
+use crate::engine::expression::spec;
+pub use crate::engine::level::law::sounding_key;
+use crate::engine::level::law::{Entry, Gains};
+use crate::engine::params::{Controls, EngineParams};
+use crate::engine::spec::NumberSpec;
+use crate::engine::spec::normalized::{normalize, unnormalize};
+use crate::engine::voice::Voice;
 
 /// MIDI keys.
 pub const KEYS: usize = 128;
@@ -90,7 +90,7 @@ impl Deviation {
 /// The calibration of one patch at one rate, key by key, with its corrections.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LevelTable {
-    /// What it is for ([`level_params`](super::level::level_params)) and the rate; `fs` 0 for none yet.
+    /// What it is for ([`level_params`](crate::engine::level::law::level_params)) and the rate; `fs` 0 for none yet.
     params: EngineParams,
     fs: f64,
     entries: [Option<Entry>; SLOTS],
@@ -165,7 +165,7 @@ impl LevelTable {
         self.fs == fs && self.params == *q
     }
 
-    /// Makes the table one for `q` (already [`level_params`](super::level::level_params)) at `fs`: every entry is
+    /// Makes the table one for `q` (already [`level_params`](crate::engine::level::law::level_params)) at `fs`: every entry is
     /// kept, to serve until its own is made, but no longer fresh.
     pub fn retarget(&mut self, q: &EngineParams, fs: f64) {
         if !self.is_for(q, fs) {
@@ -386,5 +386,5 @@ fn clamp_key(key: f64) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "level_table_tests.rs"]
+#[path = "table_tests.rs"]
 mod tests;

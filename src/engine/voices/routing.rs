@@ -7,10 +7,10 @@
 //! `Expression::take` (NaN → neutral, clamped), so no voice ever sees a bad one.
 
 use super::Engine;
-use crate::engine::addressing::{CC_MOD_WHEEL, CC_TIMBRE, addresses};
+use crate::engine::expression::mpe::{Zone, ZoneChange};
 use crate::engine::expression::{ChannelExpression, Expression, NoteExpression, sane};
-use crate::engine::mpe::{Zone, ZoneChange};
 use crate::engine::voice::Voice;
+use crate::engine::voices::addressing::{CC_MOD_WHEEL, CC_TIMBRE, addresses};
 
 impl Engine {
     /// The expression a note starting now on `channel` gets.

@@ -4,10 +4,13 @@
 //! what `Voice::own` runs; the engine routes the events to the voices they address
 //! (`voices_expression`). Framework-free, allocation-free.
 
-use super::mpe::BendRanges;
-use super::params::{EngineParams, LIMITS, ModWheel};
-use super::spec::normalized::modulate;
-use super::spec::{NUMBERS, NumberSpec};
+pub mod humanize;
+pub mod mpe;
+
+use crate::engine::params::{EngineParams, LIMITS, ModWheel};
+use crate::engine::spec::normalized::modulate;
+use crate::engine::spec::{NUMBERS, NumberSpec};
+use mpe::BendRanges;
 
 /// The parameters a host can modulate per voice (CLAP polyphonic modulation). The
 /// index in [`PolyTarget::ALL`] is the poly-modulation id the plugin declares.
@@ -102,7 +105,7 @@ const MIN_T60: f64 = LIMITS[0].t60 * PRESSURE_DAMP;
 
 /// A value from a host event in `[lo, hi]`; NaN gives `neutral`.
 pub fn sane(v: f32, lo: f64, hi: f64, neutral: f64) -> f64 {
-    super::within(v as f64, lo, hi, neutral)
+    crate::engine::within(v as f64, lo, hi, neutral)
 }
 
 /// A note's own expression event as a host sent it (CLAP poly-mod and note expressions,
@@ -261,5 +264,4 @@ impl Expression {
 }
 
 #[cfg(test)]
-#[path = "expression_tests.rs"]
 mod tests;

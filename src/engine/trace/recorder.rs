@@ -1,37 +1,37 @@
 //! The recorder that fills the live trace of the last contact ([`ContactTrace`]) sample
 //! by sample, on the audio thread, and says when to publish it.
 
-use super::contact_trace::{
+use crate::engine::params::EngineParams;
+use crate::engine::trace::{
     BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS,
 };
-use super::params::EngineParams;
-use super::voice::{TwoWayView, Voice};
+use crate::engine::voice::{TwoWayView, Voice};
 use crate::model::load::SETTLE_ZETA;
 use crate::model::{Analytic, BounceSample, Bouncer, Impact};
 
 /// Records the contact of the most recently struck voice.
-pub(super) struct Tracer {
-    pub(super) slot: Option<usize>,
-    pub(super) work: ContactTrace,
+pub(in crate::engine) struct Tracer {
+    pub(in crate::engine) slot: Option<usize>,
+    pub(in crate::engine) work: ContactTrace,
     /// v_in of the note's first impact, and of the exact bounce chain.
-    pub(super) v_first: f64,
-    pub(super) v_chain: f64,
+    pub(in crate::engine) v_first: f64,
+    pub(in crate::engine) v_chain: f64,
     /// Whether the impact in progress is recorded (tiny late bounces are not).
-    pub(super) recording: bool,
-    pub(super) counter: usize,
+    pub(in crate::engine) recording: bool,
+    pub(in crate::engine) counter: usize,
     /// Largest |H_sim − H(v)| of the impact in progress, J.
-    pub(super) max_dev: f64,
-    pub(super) h0: f64,
+    pub(in crate::engine) max_dev: f64,
+    pub(in crate::engine) h0: f64,
     /// Under load: energy dissipated so far in the recorded contact (J, trapezoid over
     /// samples) and the dissipation rate at the last sample (W).
-    pub(super) dissipated: f64,
-    pub(super) rate: f64,
+    pub(in crate::engine) dissipated: f64,
+    pub(in crate::engine) rate: f64,
     /// The restitution the contact in progress latched its damping from.
-    pub(super) restitution: Option<f64>,
+    pub(in crate::engine) restitution: Option<f64>,
 }
 
 impl Tracer {
-    pub(super) fn new() -> Self {
+    pub(in crate::engine) fn new() -> Self {
         Self {
             slot: None,
             work: ContactTrace::default(),
@@ -48,8 +48,8 @@ impl Tracer {
     }
 
     /// A new note in `slot`: its train is `train_of(p)`.
-    pub(super) fn follow(&mut self, slot: usize, p: &EngineParams) {
-        let train = super::voice::train_of(p);
+    pub(in crate::engine) fn follow(&mut self, slot: usize, p: &EngineParams) {
+        let train = crate::engine::voice::train_of(p);
         self.slot = Some(slot);
         self.v_first = 0.0;
         self.v_chain = 0.0;
@@ -142,7 +142,7 @@ impl Tracer {
 
     /// Records one sample of the followed voice `v`, which did `s` (its rigid wall's
     /// train or its two-way strike); true when the trace should be published.
-    pub(super) fn voice_sample(
+    pub(in crate::engine) fn voice_sample(
         &mut self,
         v: &Voice,
         s: &BounceSample,
@@ -173,7 +173,7 @@ impl Tracer {
         fs: f64,
     ) -> bool {
         if s.onset {
-            self.restitution = super::physical::restitution_of(p);
+            self.restitution = crate::engine::physical::restitution_of(p);
             if self.v_first == 0.0 {
                 self.v_first = t.v_in;
             }
@@ -223,7 +223,7 @@ impl Tracer {
     fn onset(&mut self, b: &Bouncer, an: &Analytic, p: &EngineParams, fs: f64) {
         let imp = b.impact();
         let g = imp.gravity();
-        self.restitution = super::physical::restitution_of(p);
+        self.restitution = crate::engine::physical::restitution_of(p);
         self.work.bounce = BounceMode::of(&b.train());
         self.work.gravity = b.train().gravity.unwrap_or(0.0);
         if self.v_first == 0.0 {
@@ -373,5 +373,5 @@ fn rest_of(b: &Bouncer) -> RestState {
 }
 
 #[cfg(test)]
-#[path = "trace_tests.rs"]
+#[path = "recorder_tests.rs"]
 mod tests;

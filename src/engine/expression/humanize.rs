@@ -15,7 +15,7 @@
 //!
 //! Amount 0 gives the exact identity (every factor exactly 1, every offset 0).
 
-use super::params::{Controls, EngineParams, LIMITS};
+use crate::engine::params::{Controls, EngineParams, LIMITS};
 
 /// Strike-speed jitter at amount 1: ±20 %.
 pub const SPEED_SPREAD: f64 = 0.20;

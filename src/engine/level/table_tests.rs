@@ -1,7 +1,7 @@
 //! The level table's keys and lookups.
 
 use super::*;
-use crate::engine::level::level_params;
+use crate::engine::level::law::level_params;
 
 #[test]
 fn level_params_ignore_what_cannot_change_a_strike() {

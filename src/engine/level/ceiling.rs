@@ -13,7 +13,7 @@
 //! [`RECOVERY`] time constant. Per voice, so a wild voice does not duck the others, and
 //! in the voice's own path, so its output stays continuous through a re-strike.
 
-use super::output::RUNAWAY;
+use crate::engine::output::RUNAWAY;
 
 /// The ceiling on a voice's mono output: the output's runaway threshold, +24 dBFS.
 pub const CEILING: f64 = RUNAWAY;
