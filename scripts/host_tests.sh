@@ -6,6 +6,8 @@
 # screenshotted in both its views to assets/editor.png (Play) and
 # assets/editor-physics.png (Physics), after a bouncing, gravity-in-contact note has
 # come to rest (so the Physics view shows the load-aware plots and readouts).
+# The standalone player (debug build) must run under Xvfb with no sound card and exit 0
+# on SIGINT (tests/standalone_sigint.sh).
 # Last, a session with the VST3 is saved, closed and reopened in Ardour 7 and must
 # render as before, bit for bit (tests/host_ardour.sh: installs Ardour from Debian).
 #   scripts/host_tests.sh            # everything
@@ -43,7 +45,8 @@ echo "== audio in pedalboard"
 .venv/bin/python tests/host_pedalboard.py
 
 echo "== factory presets through the host's save and reload"
-cargo build -q --features cli --bin rebound
+# --all-features: the debug build `cargo test --all-features` left (no rebuild in CI).
+cargo build -q --all-features --bin rebound --bin rebound-standalone
 REBOUND_CLI="$TARGET/debug/rebound" .venv/bin/python tests/host_pedalboard.py --presets
 
 echo "== editor under Xvfb"
@@ -95,6 +98,9 @@ if not os.path.exists(out):
 PY
   echo "screenshot: $shot"
 done
+
+echo "== standalone player: --backend dummy under Xvfb, closed by SIGINT"
+tests/standalone_sigint.sh "$TARGET/debug/rebound-standalone"
 
 echo "== Ardour: a session saved, closed and reopened renders as before"
 tests/host_ardour.sh

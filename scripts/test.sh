@@ -12,10 +12,17 @@ if ! command -v python3 >/dev/null; then
   echo "installing: python3"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null
 fi
+# `--all-features` builds rebound-standalone, which links ALSA and JACK (found by pkg-config).
+if ! pkg-config --exists alsa jack 2>/dev/null; then
+  echo "installing: pkg-config libasound2-dev libjack-jackd2-dev"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    pkg-config libasound2-dev libjack-jackd2-dev >/dev/null
+fi
 cargo fmt --all -- --check
 # No import circles between source files, no file over 400 lines, no function over 80.
 python3 scripts/house.py
-# The command-line tool and its crates are the `cli` feature (the only feature).
+# The command-line tool and its crates are the `cli` feature; the standalone player's,
+# `standalone`.
 cargo clippy --all-targets --all-features -- -D warnings
 cargo test --all-features --no-fail-fast
 # Again on the mode bank's portable loop, which CPUs without AVX2 and FMA run (the
