@@ -2,7 +2,7 @@
 //! polyphonic modulation (normalised offsets per voice), MPE and per-note expression
 //! (pressure, timbre, pitch bend, tuning) and the mod wheel. [`Expression::apply`] is
 //! what `Voice::own` runs; the engine routes the events to the voices they address
-//! (`voices_expression`). Framework-free, allocation-free.
+//! (`voices::routing`). Framework-free, allocation-free.
 
 pub mod humanize;
 pub mod mpe;

@@ -2,7 +2,7 @@
 //! contact whose integration blows up, a body driven past any strike's reach) from
 //! reaching the output, without touching anything musical.
 //!
-//! The level calibration (`level`) plays a strike's first contact and the body's first
+//! The level calibration (`level::law`) plays a strike's first contact and the body's first
 //! ringing, so a calibrated full-velocity strike peaks at −10 dBFS. Some patches outgrow
 //! the calibration (an Expert contact slower than its run keeps pressing harder after
 //! it; a near-elastic bounce train piles up in a long-ringing body) and come out a few

@@ -7,7 +7,7 @@
 //! rings: a rattle's impacts pile up), and the gain that brings that peak to the target
 //! scales what the strike puts into the dry path and the body. The simulation runs at
 //! the table's rate, so the level does not move with the rate; the gains are kept in a
-//! table per patch and rate (`level_table`), made off the audio thread (`levels`), so
+//! table per patch and rate (`level::table`), made off the audio thread (`level`), so
 //! a note-on costs a lookup. Lower velocities keep their physics: quieter.
 //!
 //! At one peak a high key sounds louder than a low one (its ring lies where the ear,
@@ -19,7 +19,7 @@ use crate::engine::level::true_peak::TruePeak;
 use crate::engine::params::EngineParams;
 use crate::model::body::BodyType;
 
-/// Where a strike's calibrated gains come from (the engine's level tables, `levels`):
+/// Where a strike's calibrated gains come from (the engine's level tables, `level`):
 /// a voice asks at each onset, and the tables play scratch voices to fill themselves,
 /// so the voice names this trait rather than the tables.
 pub trait GainSource {
@@ -43,7 +43,7 @@ pub const HEADROOM_CHORDS: [[u8; 4]; 6] = [
     [57, 60, 64, 69],
 ];
 /// Longest calibration run, s: a contact longer than this is calibrated on its start.
-/// The run is played off the audio thread (see `levels`), so it can be long enough for
+/// The run is played off the audio thread (see `level`), so it can be long enough for
 /// a sub-audio body's four periods down to 4 Hz (a 20 Hz body tracked down the
 /// keyboard peaks 0.3 s after its strike).
 pub const MAX_PROBE: f64 = 1.0;

@@ -1,4 +1,4 @@
-//! The level calibration as a table: the gains of a full-velocity strike (see `level`)
+//! The level calibration as a table: the gains of a full-velocity strike (see `level::law`)
 //! for every MIDI key of one patch at one rate, so that a note-on reads them instead of
 //! playing its strike ahead on the audio thread.
 //!
@@ -11,7 +11,7 @@
 //! plays as it is reads its key's entry alone; pitch moves along the keys.
 //!
 //! A table is a pure function of what changes a strike's level ([`level_params`](crate::engine::level::law::level_params)) and
-//! the rate: an entry filled on a background worker (`level_worker`) equals one filled
+//! the rate: an entry filled on a background worker (`level::worker`) equals one filled
 //! on demand before an offline note, bit for bit, so a render does not depend on who
 //! filled it or when. Lookups are allocation-free; the table is a fixed array.
 

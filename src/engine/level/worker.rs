@@ -1,6 +1,6 @@
-//! The background thread that makes the level tables in real time (see `levels`): the
+//! The background thread that makes the level tables in real time (see `level`): the
 //! audio thread hands it the patch through a triple buffer and asks for the entries a
-//! note needs through a bit set; it publishes each entry on its own (`level_slots`).
+//! note needs through a bit set; it publishes each entry on its own (`level::slots`).
 //!
 //! It sleeps while it has nothing to make (parked, not polling) and the audio thread
 //! wakes it when it hands over work: at most one `unpark` per sleep, a futex wake that

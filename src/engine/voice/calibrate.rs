@@ -1,8 +1,8 @@
-//! The level calibration of a strike (see `level`): a scratch voice plays a
+//! The level calibration of a strike (see `level::law`): a scratch voice plays a
 //! full-velocity note on copies of itself, before its ceiling, and finds the gains that
 //! bring that note's dry path and body, then their mix, to the target peak, moved in
 //! Playable mode toward the loudness of the reference Hardness, and cut where a key is
-//! louder than middle C. It fills the entries of a `level_table`, off the audio thread.
+//! louder than middle C. It fills the entries of a `level::table`, off the audio thread.
 
 use super::{Expression, FULL_SCALE, Jitter, Voice};
 use crate::engine::level::law;
@@ -17,7 +17,7 @@ impl Voice {
     /// to [`law::TARGET_PEAK`] on their own first (so Mix balances two signals of the
     /// same peak, whatever the contact), then together at the patch's mix, then in
     /// Playable mode moved toward the loudness of the reference Hardness within the
-    /// peak window (see `level`); a key whose ring is then louder than middle C's
+    /// peak window (see `level::law`); a key whose ring is then louder than middle C's
     /// (K-weighted) is cut to it ([`law::keyboard_cut`]).
     ///
     /// [`level_params`]: crate::engine::level::law::level_params

@@ -59,7 +59,7 @@ impl Voice {
         self.gain = entry.strike;
     }
 
-    /// Starts (or re-strikes) this voice with the gains `levels` has for it at the
+    /// Starts (or re-strikes) this voice with the gains `level` has for it at the
     /// smoothed `mix`. On a re-strike the body keeps ringing, like a real object struck
     /// again, and the dry pulse of a contact still in progress is handed to the
     /// de-click so the output stays continuous.

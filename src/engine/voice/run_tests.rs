@@ -57,7 +57,7 @@ fn a_run_plays_the_samples_of_its_calls() {
         calls.strike_with(p, 60, 1.0, 0, 0.7, &mut levels);
         let mut run = calls;
         // Harder from the strike on: each bounce latches the parameters of its onset,
-        // and takes its gains from `levels` for them.
+        // and takes its gains from `level` for them.
         let q = &EngineParams {
             hardness_ms: 0.5 * p.hardness_ms,
             ..*p

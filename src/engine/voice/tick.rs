@@ -20,7 +20,7 @@ impl Voice {
         self.tick_with(p, mix, None)
     }
 
-    /// [`tick`](Self::tick), each impact taking the gains `levels` has for what it
+    /// [`tick`](Self::tick), each impact taking the gains `level` has for what it
     /// latched (a bounce after the parameters moved gets its own). In line in its
     /// caller's sample loop, the contact's step and the bank called on their paths: for
     /// a caller that plays a voice sample by sample (a run of samples is cheaper through

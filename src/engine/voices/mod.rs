@@ -77,7 +77,7 @@ pub struct Engine {
     /// The MPE zones, and the bend of each zone's master channel (lower, upper).
     zones: Zones,
     zone_bend: [f64; 2],
-    /// The calibrated gains of a strike, by key (see `levels`).
+    /// The calibrated gains of a strike, by key (see `level`).
     levels: Levels,
     /// The last strike's set-up, for the next (see `StrikeSetup`).
     setup: StrikeSetup,
@@ -264,7 +264,7 @@ impl Engine {
     }
 
     /// Voices whose two-way strike was ended early on its work budget (see
-    /// `voice/two_way_budget.rs`), for tests and the cost bench.
+    /// `voice/two_way/budget.rs`), for tests and the cost bench.
     pub fn two_way_cuts(&self) -> usize {
         self.voices
             .iter()
@@ -272,7 +272,7 @@ impl Engine {
             .count()
     }
 
-    /// Level-table entries made on demand so far (see `levels`).
+    /// Level-table entries made on demand so far (see `level`).
     pub fn calibrations(&self) -> u64 {
         self.levels.calibrations()
     }

@@ -1,5 +1,5 @@
 //! How loud the body's ringing is from now on, from its modal state: what the level
-//! calibration weighs a strike by (see `engine::level`), without rendering the ring.
+//! calibration weighs a strike by (see `engine::level::law`), without rendering the ring.
 
 use super::ModalBody;
 use super::bank::Coefs;

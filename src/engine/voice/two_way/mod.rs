@@ -13,7 +13,7 @@
 //! once, the load-aware exit (`load::ExitSolve`) a slice a sample, as the rigid wall's
 //! bouncer solves it, since it is needed only when the contact ends. A flight that
 //! would land before it is known waits at its landing and lands at the start of the
-//! sample it arrives in (`two_way_exit.rs`).
+//! sample it arrives in (`exit.rs`).
 //!
 //! Every state is fixed-size; nothing allocates. Where the coupled step rule needs more
 //! than [`max_voice_substeps`] steps a sample the strike is refused and the voice plays
@@ -85,7 +85,7 @@ pub struct TwoWayView {
     /// The strike (or train) is over.
     pub done: bool,
     /// It was ended early, its striker lifted, because it had spent its work budget
-    /// (see `two_way_budget.rs`).
+    /// (see `budget.rs`).
     pub cut: bool,
 }
 
