@@ -6,7 +6,12 @@
   `super::x`, or a path written inline);
 - no source file in `src/` over 400 lines, no function over 80 lines;
 - every relative link in the README and `docs/` names a file the repository holds (a
-  picture or a sound left out of a commit is a dead link on every fresh checkout).
+  picture or a sound left out of a commit is a dead link on every fresh checkout);
+- no doc in `docs/` over 400 lines (a reader finds a design in it, not a diary);
+- no `#[path]` in `src/` outside a test module (a module lives where its path says);
+- at most 12 `.rs` files directly in `src/engine/` (it is a house of rooms);
+- every `unsafe` block, fn or impl in `src/` has a `// SAFETY:` comment just above it
+  (or, for an `unsafe fn`, a `# Safety` section in its doc comment).
 
 It prints the longest files and functions either way, and exits 1 when a rule is broken
 (`--report` only prints; `--sizes report` enforces the circles and only lists what is
@@ -22,6 +27,8 @@ import sys
 
 MAX_FILE_LINES = 400
 MAX_FN_LINES = 80
+MAX_DOC_LINES = 400
+MAX_ENGINE_FILES = 12
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SRC = os.path.join(ROOT, "src")
@@ -285,6 +292,87 @@ def dead_links():
     return dead
 
 
+def long_docs():
+    docs = os.path.join(ROOT, "docs")
+    out = []
+    for n in sorted(os.listdir(docs)):
+        if n.endswith(".md"):
+            lines = sum(1 for _ in open(os.path.join(docs, n)))
+            if lines > MAX_DOC_LINES:
+                out.append(f"doc over {MAX_DOC_LINES} lines: docs/{n} ({lines})")
+    return out
+
+
+def blank_comments(text):
+    """The text with comments and string literals blanked, lines kept in place."""
+    pat = re.compile(r'//[^\n]*|/\*.*?\*/|r#*"(?:.|\n)*?"#*|"(?:\\.|[^"\\])*"', re.S)
+    return pat.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def test_spans(code):
+    """Line ranges (first, last, 0-based) of `#[cfg(test)]` modules, inline or not."""
+    spans = []
+    for m in re.finditer(r"#\[cfg\(test\)\](?:\s*#\[[^\]]*\])*\s*mod\s+\w+\s*([{;])", code):
+        first = code.count("\n", 0, m.start())
+        if m.group(1) == ";":
+            spans.append((first, code.count("\n", 0, m.end())))
+            continue
+        depth, j = 1, m.end()
+        while j < len(code) and depth:
+            depth += {"{": 1, "}": -1}.get(code[j], 0)
+            j += 1
+        spans.append((first, code.count("\n", 0, j)))
+    return spans
+
+
+def stray_paths(files):
+    """`#[path]` attributes outside a `#[cfg(test)]` module."""
+    out = []
+    for f in files:
+        code = blank_comments(open(os.path.join(ROOT, f)).read())
+        spans = test_spans(code)
+        for m in re.finditer(r"#\[path\s*=", code):
+            line = code.count("\n", 0, m.start())
+            if not any(a <= line <= b for a, b in spans):
+                out.append(f"#[path] outside a test module: {f}:{line + 1}")
+    return out
+
+
+def crowded_engine():
+    engine = os.path.join(SRC, "engine")
+    n = sum(1 for e in os.listdir(engine) if e.endswith(".rs"))
+    if n > MAX_ENGINE_FILES:
+        return [f"{n} .rs files directly in src/engine/ (at most {MAX_ENGINE_FILES}: put them in rooms)"]
+    return []
+
+
+UNSAFE_RE = re.compile(r"\bunsafe\s*\{|\bunsafe\s+impl\b|\bunsafe\s+(?:extern\s+(?:\S+\s+)?)?fn\s+\w")
+
+
+def unexplained_unsafe(files):
+    """`unsafe` blocks, fns and impls with no `// SAFETY:` comment just above them (the
+    comment and attribute lines right above the line), nor, for an `unsafe fn`, a
+    `# Safety` section in its doc comment."""
+    out = []
+    for f in files:
+        text = open(os.path.join(ROOT, f)).read()
+        lines = text.splitlines()
+        code = blank_comments(text)
+        for m in UNSAFE_RE.finditer(code):
+            i = code.count("\n", 0, m.start())
+            above = []
+            j = i - 1
+            while j >= 0 and re.match(r"\s*(//|#\[)", lines[j]):
+                above.append(lines[j])
+                j -= 1
+            said = any(re.match(r"\s*//\s*SAFETY:", a) for a in above)
+            if "fn" in m.group(0):
+                said = said or any(re.match(r"\s*///\s*# Safety\s*$", a) for a in above)
+            if not said:
+                out.append(f"unsafe without a SAFETY comment: {f}:{i + 1}")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--report", action="store_true", help="print only, never fail")
@@ -325,6 +413,15 @@ def main():
     dead = dead_links()
     print(f"dead links in README.md and docs/: {len(dead)}")
     broken += dead
+
+    for name, found in [
+        ("docs over the limit", long_docs()),
+        ("#[path] outside tests", stray_paths(files)),
+        ("engine crowded", crowded_engine()),
+        ("unsafe without SAFETY", unexplained_unsafe(files)),
+    ]:
+        print(f"{name}: {len(found)}")
+        broken += found
 
     for b in broken:
         print("BROKEN:", b)
