@@ -51,11 +51,11 @@ struct Provider {
     indexer: *const clap_preset_discovery_indexer,
 }
 
-unsafe extern "C" fn count(_factory: *const clap_preset_discovery_factory) -> u32 {
+extern "C" fn count(_factory: *const clap_preset_discovery_factory) -> u32 {
     1
 }
 
-unsafe extern "C" fn get_descriptor(
+extern "C" fn get_descriptor(
     _factory: *const clap_preset_discovery_factory,
     index: u32,
 ) -> *const clap_preset_discovery_provider_descriptor {
@@ -98,8 +98,13 @@ unsafe fn provider_of<'a>(provider: *const clap_preset_discovery_provider) -> Op
 
 /// Declares the preset file type, the factory presets and, when it exists, the user's
 /// folder (a folder that is not there has nothing to crawl).
+///
+/// # Safety
+/// `provider` is one [`create`] made, not yet destroyed, and its indexer still alive;
+/// called on the main thread (the CLAP contract).
 unsafe extern "C" fn init(provider: *const clap_preset_discovery_provider) -> bool {
-    // SAFETY: the host passes its provider, and its indexer outlives it.
+    // SAFETY: by this function's contract: the host passes its provider, and its
+    // indexer outlives it.
     let Some(indexer) = (unsafe { provider_of(provider).and_then(|p| p.indexer.as_ref()) }) else {
         return false;
     };
@@ -145,13 +150,14 @@ fn user_folder() -> Option<CString> {
 /// # Safety
 /// `provider` is one [`create`] made; the host does not use it after this.
 unsafe extern "C" fn destroy(provider: *const clap_preset_discovery_provider) {
+    // SAFETY: by this function's contract.
     if let Some(p) = unsafe { provider_of(provider) } {
         // SAFETY: made by `Box::into_raw` in `create`, destroyed once.
         drop(unsafe { Box::from_raw(p as *const Provider as *mut Provider) });
     }
 }
 
-unsafe extern "C" fn get_extension(
+extern "C" fn get_extension(
     _provider: *const clap_preset_discovery_provider,
     _extension_id: *const c_char,
 ) -> *const c_void {

@@ -91,11 +91,11 @@ unsafe extern "C" fn get_factory(factory_id: *const c_char) -> *const c_void {
     }
 }
 
-unsafe extern "C" fn plugin_count(_factory: *const clap_plugin_factory) -> u32 {
+extern "C" fn plugin_count(_factory: *const clap_plugin_factory) -> u32 {
     1
 }
 
-unsafe extern "C" fn plugin_descriptor(
+extern "C" fn plugin_descriptor(
     _factory: *const clap_plugin_factory,
     index: u32,
 ) -> *const clap_plugin_descriptor {

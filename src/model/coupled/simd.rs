@@ -89,7 +89,7 @@ mod avx {
         /// `F/m_k − ω_k² w_k − 2σ_k u_k` of one group.
         #[inline(always)]
         fn accel(&self, j: usize, f: __m256d, w: __m256d, u: __m256d) -> __m256d {
-            // SAFETY (of the intrinsics): only called from the AVX2 functions below.
+            // SAFETY: only inlined into `sample`'s steps, which run with AVX2.
             unsafe {
                 _mm256_sub_pd(
                     _mm256_sub_pd(
@@ -102,12 +102,23 @@ mod avx {
         }
     }
 
+    /// The step's fractions both methods use, `h`, `h²/2` and `h/2`, as numbers and
+    /// in every lane, set up once a sample.
+    struct Step {
+        h: f64,
+        hh: f64,
+        h2: f64,
+        vh: __m256d,
+        vhh: __m256d,
+        vh2: __m256d,
+    }
+
     /// A sample's state in registers, as both methods hold it over the sample's steps:
     /// the modes' `[w, u, a]` and the striker's `[x, v, a]` with the contact force.
     struct Held<'a, const G: usize> {
         sys: &'a Coupled,
         k: Regs<G>,
-        h: f64,
+        step: Step,
         modes: [[__m256d; G]; 3],
         striker: [f64; 4],
     }
@@ -128,10 +139,20 @@ mod avx {
         let modes = [load(&s.w), load(&s.u), load(&a.modes)];
         let striker = [s.x, s.v, a.striker, a.force];
         let k = Regs::<G>::of(coefs);
+        let (hh, h2) = (0.5 * h * h, 0.5 * h);
+        let (vh, vhh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(hh), _mm256_set1_pd(h2));
+        let step = Step {
+            h,
+            hh,
+            h2,
+            vh,
+            vhh,
+            vh2,
+        };
         let mut held = Held {
             sys,
             k,
-            h,
+            step,
             modes,
             striker,
         };
@@ -145,18 +166,23 @@ mod avx {
         store(&mut a.modes, &held.modes[2]);
     }
 
-    // SAFETY (of the intrinsics in these steps): only called from `sample`, which runs
-    // with AVX2.
     impl<const G: usize> Held<'_, G> {
         /// A step of velocity Verlet, `Coupled::verlet_step`: the compression and the
         /// striker's velocity after it.
         #[inline(always)]
         fn verlet(&mut self) -> (f64, f64) {
             let ([w, u, am], [x, v, a_s, f]) = (&mut self.modes, &mut self.striker);
-            let (h, m) = (self.h, self.sys.contact.mass);
-            let (hh, h2) = (0.5 * h * h, 0.5 * h);
+            let Step {
+                h,
+                hh,
+                h2,
+                vh,
+                vhh,
+                vh2,
+            } = self.step;
+            let m = self.sys.contact.mass;
+            // SAFETY: only inlined into `sample`, which runs with AVX2.
             unsafe {
-                let (vh, vhh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(hh), _mm256_set1_pd(h2));
                 *x = *x + h * *v + hh * *a_s;
                 *v += h2 * *a_s;
                 let (mut sw, mut su) = (_mm256_setzero_pd(), _mm256_setzero_pd());
@@ -188,9 +214,9 @@ mod avx {
         #[inline(always)]
         fn heun(&mut self) -> (f64, f64) {
             let ([w, u, am], [x, v, a_s, f]) = (&mut self.modes, &mut self.striker);
-            let (h, h2) = (self.h, 0.5 * self.h);
+            let Step { h, h2, vh, vh2, .. } = self.step;
+            // SAFETY: only inlined into `sample`, which runs with AVX2.
             unsafe {
-                let (vh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(h2));
                 let mut u_pred = [_mm256_setzero_pd(); G];
                 let v_pred = *v + h * *a_s;
                 *x += h2 * (*v + v_pred);
