@@ -18,7 +18,7 @@ mod worker;
 use crate::engine::params::EngineParams;
 use crate::engine::voice::Voice;
 use law::{GainSource, Gains, level_params};
-use table::{Deviation, KEYS, LevelTable, Lookup, SLOTS, sounding_key};
+use table::{Deviation, KEYS, LevelTable, Lookup, SLOTS, needed, sounding_key};
 pub use worker::{LevelWorker, WorkerLink};
 
 enum Source {
@@ -133,7 +133,7 @@ impl GainSource for Levels {
         let target = crate::engine::level::law::mix_of(p, p.mix);
         match &mut self.source {
             Source::OnDemand { table, scratch } => {
-                for &k in table.needed(at, &dev).slots() {
+                for &k in needed(at, &dev).slots() {
                     table.ensure(k, scratch);
                 }
                 table.gains(at, &dev, mix, target)

@@ -175,11 +175,6 @@ impl LevelTable {
         }
     }
 
-    /// The entry of `key` (fresh or left from the patch before).
-    pub fn entry(&self, key: u8) -> Option<Entry> {
-        self.entries[key as usize % KEYS]
-    }
-
     /// The entry in `slot` (fresh or left from the patch before).
     pub fn slot_entry(&self, slot: usize) -> Option<Entry> {
         self.entries[slot % SLOTS]
@@ -227,11 +222,6 @@ impl LevelTable {
         if !self.is_fresh(slot) {
             self.fill(slot, scratch);
         }
-    }
-
-    /// The entries a strike at fractional key `key` with deviation `dev` reads.
-    pub fn needed(&self, key: f64, dev: &Deviation) -> Needed {
-        needed(key, dev)
     }
 
     /// The gains for a strike at fractional key `key` (a bent note reads between its

@@ -267,11 +267,6 @@ impl Voice {
     pub fn output(&self) -> f64 {
         self.last_out
     }
-    /// Rough loudness, for stealing the quietest.
-    pub fn level(&self) -> f64 {
-        self.body.amplitude() + self.last_out.abs()
-    }
-
     /// True when the contact sequence is over and everything has rung below −120 dB.
     pub fn is_silent(&self) -> bool {
         let contact_done = self.bouncer.as_ref().is_none_or(|b| b.is_done())
@@ -283,11 +278,6 @@ impl Voice {
             && self.last_out.abs() < SILENCE
             && self.declick.abs() < SILENCE
             && FULL_SCALE * self.body.amplitude() < SILENCE
-    }
-
-    /// Ends the voice (called by the engine once [`is_silent`](Self::is_silent)).
-    pub fn finish(&mut self) {
-        self.kill();
     }
 
     pub fn body_kind(&self) -> BodyType {

@@ -356,7 +356,7 @@ impl Engine {
             }
             v.update_body(&bp);
             if v.is_silent() {
-                v.finish();
+                v.kill();
                 self.report(i);
             }
         }

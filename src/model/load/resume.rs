@@ -197,19 +197,14 @@ impl ExitSolve {
     /// left (a budget shared by the solves of one sample).
     pub fn advance_within(&mut self, budget: &mut u32) -> Progress {
         loop {
-            if let Stage::Done(x) = self.stage {
-                return Progress::Done(x);
-            }
-            if *budget == 0 {
-                return Progress::Pending;
-            }
-            *budget -= 1;
             self.stage = match self.stage {
+                Stage::Done(x) => return Progress::Done(x),
+                _ if *budget == 0 => return Progress::Pending,
                 Stage::Dop(d) => self.dop_step(d),
                 Stage::Creep(c, h) => self.creep_step(c, h),
                 Stage::Locate(l) => self.newton(l),
-                Stage::Done(x) => Stage::Done(x),
             };
+            *budget -= 1;
         }
     }
 
