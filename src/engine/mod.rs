@@ -1,8 +1,9 @@
 //! The voice engine: voice allocation and stealing (`voices`), the voice itself
-//! (`voice`), the smoothed output stage (`output`), the parameters (`params`), the
-//! smoothing (`smoothing`), the live trace of the last contact (`trace`) and offline
-//! rendering (`offline`). It knows nothing of the plugin framework, so the plugin's
-//! `process()` and the command-line renderer ([`render`]) run the same code.
+//! (`voice`), what moves one note away from the patch (`expression`), the calibrated
+//! level (`level`), the smoothed output stage (`output`), the parameters (`params`,
+//! `spec`), the smoothing (`smoothing`), the live trace of the last contact (`trace`)
+//! and offline rendering (`offline`). It knows nothing of the plugin framework, so the
+//! plugin's `process()` and the command-line renderer ([`render`]) run the same code.
 //!
 //! All memory is allocated in [`Engine::new`]; every method a host calls per block is
 //! allocation-free.
