@@ -83,6 +83,8 @@ pub struct ImpactReport {
     pub runaway: bool,
     /// Too short for the sub-step limit: exited in closed form at the exact `v_out`.
     pub closed_form: bool,
+    /// Taken by the damping-exact step, not the method (see `Impact::damped`).
+    pub damped: bool,
     /// Steps of the method per sample.
     pub substeps: u32,
     /// Heun's predicted velocity at the detachment step (Table III reproduction only).
@@ -143,6 +145,7 @@ pub fn simulate_latched(latch: Latch, v_in: f64, fs: f64, reference: Reference) 
         newton_iters_max: imp.newton.max,
         runaway: imp.runaway(),
         closed_form: imp.closed_form(),
+        damped: imp.damped(),
         substeps: imp.substeps(),
         paper_handover: imp.paper_handover(),
         max_dev_h_abs_with_exit: with_exit.max_dev_h,

@@ -56,10 +56,20 @@ impl Impact {
             }
             return false;
         }
+        if self.damped {
+            return self.advance_damped();
+        }
         if self.substeps == 1 && self.n > 1 {
             return self.advance_one();
         }
-        self.advance_split()
+        self.advance_split::<false>()
+    }
+
+    /// A sample of a contact taken by the damping-exact step (rare: out of line).
+    #[cold]
+    #[inline(never)]
+    fn advance_damped(&mut self) -> bool {
+        self.advance_split::<true>()
     }
 
     /// One step from the sample's start to its end: [`advance_split`](Self::advance_split)
@@ -83,7 +93,7 @@ impl Impact {
 
     /// The sample in `substeps` steps, its first only from the onset's instant on.
     #[inline(always)]
-    fn advance_split(&mut self) -> bool {
+    fn advance_split<const DAMPED: bool>(&mut self) -> bool {
         let base = if self.n == 1 { self.start } else { 0.0 };
         let (h, h_m) = (self.h, self.h_m);
         if base > 0.0 {
@@ -98,7 +108,7 @@ impl Impact {
         };
         for i in 0..self.substeps {
             let v0 = self.v;
-            let ok = self.substep();
+            let ok = self.substep_on::<DAMPED>();
             // The clock's instants only where it has something to do.
             if self.clock_may_move() {
                 let substeps = self.substeps;
@@ -135,11 +145,14 @@ impl Impact {
         self.exit_frac = t_exit - (self.n - 1) as f64;
     }
 
-    /// After a sample still in contact: a trapped mass that has settled rests, and a
-    /// contact past its guard's bound ends.
+    /// After a sample still in contact: a trapped mass that has settled (or, taken by
+    /// the damping-exact step, creeps on its slow manifold) rests, and a contact past its
+    /// guard's bound ends.
     #[inline(always)]
     fn after_sample(&mut self) -> bool {
-        if self.load.trapped && self.load.settled(&self.an.contact, self.x, self.v) {
+        if self.load.trapped
+            && (self.load.settled(&self.an.contact, self.x, self.v) || self.creeps())
+        {
             self.rest();
             return false;
         }
@@ -153,5 +166,12 @@ impl Impact {
             return false;
         }
         true
+    }
+
+    /// A damped contact's trapped mass creeps on its slow manifold (`Loaded::creeps`).
+    #[cold]
+    fn creeps(&mut self) -> bool {
+        let c = self.an.contact;
+        self.damped && self.load.creeps(&c, self.carried_pow(&c, self.x), self.v)
     }
 }

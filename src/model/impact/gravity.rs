@@ -56,9 +56,10 @@ impl Impact {
             let x_load = (2.0 * (a + 1.0) * c.mass * g / c.k).powf(1.0 / a);
             let x_deep = (x_free * 2f64.powf(1.0 / (a + 1.0))).max(x_load);
             let sample = self.h_sample;
-            match substeps_at(&c, self.an.v_in, x_deep, sample) {
-                Some(n) if n > self.substeps => {
+            match plan_within(&c, self.an.v_in, x_deep, sample, OMEGA_ACCURATE) {
+                Some((n, damped)) if n > self.substeps || damped != self.damped => {
                     self.substeps = n;
+                    self.damped = damped;
                     self.h = sample / n as f64;
                     self.h_m = self.h / c.mass;
                 }

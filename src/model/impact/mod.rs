@@ -19,6 +19,7 @@ use super::scheme::{ClampTarget, Method, Scheme, Stepping};
 
 mod advance;
 mod clock;
+mod damped;
 mod gravity;
 mod steps;
 mod substep;
@@ -26,8 +27,8 @@ mod substep;
 mod vex_tests;
 
 pub use steps::{
-    ACCURATE_MAX, DAMPING_STEP, MAX_SUBSTEPS, OMEGA_ACCURATE, OMEGA_PULSE, OMEGA_STEP, substeps_at,
-    substeps_for, substeps_within,
+    ACCURATE_MAX, DAMPED_OVER, DAMPING_STEP, MAX_SUBSTEPS, OMEGA_ACCURATE, OMEGA_PULSE, OMEGA_STEP,
+    plan_within, substeps_at, substeps_for, substeps_within,
 };
 
 /// A contact that has gone numerically wild (a non-finite state, or a speed this many
@@ -69,6 +70,9 @@ pub struct Impact {
     substeps: u32,
     /// Shorter than [`MAX_SUBSTEPS`] can resolve: exits in closed form.
     closed_form: bool,
+    /// Damped past what the method can follow at [`DAMPED_OVER`] steps a sample: taken
+    /// by the damping-exact step instead (see `damped`).
+    damped: bool,
     /// The velocity the clamp sets at detachment; without the clamp, the exact `v_out`
     /// that a runaway or closed-form contact leaves with.
     v_target: f64,
@@ -145,11 +149,12 @@ impl Impact {
             _ => v_out,
         };
         let sample = 1.0 / fs;
-        let substeps = match (valid, scheme.stepping) {
+        let plan = match (valid, scheme.stepping) {
             (false, _) => None,
-            (true, Stepping::PerSample) => Some(1),
-            (true, Stepping::Auto) => substeps_for(&an, sample),
+            (true, Stepping::PerSample) => Some((1, false)),
+            (true, Stepping::Auto) => plan_within(&c, v_in, an.x_max(), sample, OMEGA_ACCURATE),
         };
+        let substeps = plan.map(|p| p.0);
         let h = sample / substeps.unwrap_or(1) as f64;
         let bound = super::tau::contact_time_bound_at(&an, v_out, s_out) * fs;
         let max_samples = (GUARD_FACTOR * bound + GUARD_SLACK).ceil();
@@ -160,6 +165,7 @@ impl Impact {
             h_m: h / contact.mass,
             substeps: substeps.unwrap_or(1),
             closed_form: substeps.is_none(),
+            damped: plan.is_some_and(|p| p.1),
             v_target: if v_target.is_finite() { v_target } else { 0.0 },
             // A NaN bound saturates to 0: such a contact ends at once.
             max_samples: max_samples as u64,
@@ -204,8 +210,11 @@ impl Impact {
             return self;
         }
         let (c, v_in) = (self.an.contact, self.an.v_in);
-        if let Some(n) = substeps_within(&c, v_in, self.an.x_max(), self.h_sample, OMEGA_PULSE) {
+        if let Some((n, damped)) =
+            plan_within(&c, v_in, self.an.x_max(), self.h_sample, OMEGA_PULSE)
+        {
             self.substeps = n;
+            self.damped = damped;
             self.h = self.h_sample / n as f64;
             self.h_m = self.h / c.mass;
         }
@@ -246,6 +255,12 @@ impl Impact {
     /// resolve, and so exits in closed form at its first sample.
     pub fn closed_form(&self) -> bool {
         self.closed_form
+    }
+
+    /// True where the damping-exact step takes the contact in place of the method (its
+    /// damping asks the method for more than [`DAMPED_OVER`] steps a sample).
+    pub fn damped(&self) -> bool {
+        self.damped
     }
 
     /// Steps per sample.

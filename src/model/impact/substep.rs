@@ -6,6 +6,13 @@ impl Impact {
     /// One step of the method and the corrections.
     #[inline(always)]
     pub(super) fn substep(&mut self) -> bool {
+        self.substep_on::<false>()
+    }
+
+    /// [`substep`](Self::substep), by the damping-exact step where `DAMPED` (see
+    /// `damped`): the same guards, exit and corrections after it.
+    #[inline(always)]
+    pub(super) fn substep_on<const DAMPED: bool>(&mut self) -> bool {
         let c = self.an.contact;
         let (x, v, f, h, hm) = (self.x, self.v, self.f, self.h, self.h_m);
         self.theta = 1.0;
@@ -14,26 +21,10 @@ impl Impact {
             self.pow_ref = PowNear::NONE;
         }
         // `x1_pow` is x₁^α where the method computed it (NaN where not).
-        let (x1, v1, f1, x1_pow) = match self.scheme.method {
-            Method::Verlet => {
-                // eq (24): the force is evaluated once, at the predicted velocity.
-                let x1 = x + h * v + 0.5 * h * hm * f;
-                let v_half = v + 0.5 * hm * f;
-                let x1_pow = self.carried_pow(&c, x1);
-                let f1 = c.force_with_pow(x1_pow, v_half) + self.ext(v_half);
-                (x1, v_half + 0.5 * hm * f1, f1, x1_pow)
-            }
-            Method::Heun => {
-                // eq (25): Euler predictor, trapezoid corrector.
-                let v_pred = v + hm * f;
-                let x1 = x + 0.5 * h * (v + v_pred);
-                let x1_pow = self.carried_pow(&c, x1);
-                let f1 = c.force_with_pow(x1_pow, v_pred) + self.ext(v_pred);
-                self.v_pred = v_pred;
-                (x1, v + 0.5 * hm * (f + f1), f1, x1_pow)
-            }
-            Method::Rk4 => self.step_rk4(&c, x, v, h, hm),
-            Method::Am1 => self.step_am1(&c, x, v, f, h, hm),
+        let (x1, v1, f1, x1_pow) = if DAMPED {
+            self.step_damped(&c, x, v, h)
+        } else {
+            self.step_method(&c, (x, v, f), (h, hm))
         };
         // x^α of the state left by this step, where known: carried to the next.
         let mut pow_now = x1_pow;
@@ -44,7 +35,7 @@ impl Impact {
         if x1 > 0.0 && self.hybrid_on {
             pow_now = self.hybrid_fix(&c, (x, v), (x1, v1), x1_pow, pow_now);
         }
-        if self.near_pow && matches!(self.scheme.method, Method::Verlet | Method::Heun) {
+        if !DAMPED && self.near_pow && matches!(self.scheme.method, Method::Verlet | Method::Heun) {
             self.pow_ref = PowNear::new(self.x, pow_now);
         }
         // Nearly every step: no runaway, still inside the wall, no load. One branch for
@@ -79,6 +70,37 @@ impl Impact {
             return false;
         }
         true
+    }
+
+    /// One step of the patch's method, eqs (23)–(26): `(x₁, v₁, f₁, x₁^α)`.
+    #[inline(always)]
+    fn step_method(
+        &mut self,
+        c: &Contact,
+        (x, v, f): (f64, f64, f64),
+        (h, hm): (f64, f64),
+    ) -> (f64, f64, f64, f64) {
+        match self.scheme.method {
+            Method::Verlet => {
+                // eq (24): the force is evaluated once, at the predicted velocity.
+                let x1 = x + h * v + 0.5 * h * hm * f;
+                let v_half = v + 0.5 * hm * f;
+                let x1_pow = self.carried_pow(c, x1);
+                let f1 = c.force_with_pow(x1_pow, v_half) + self.ext(v_half);
+                (x1, v_half + 0.5 * hm * f1, f1, x1_pow)
+            }
+            Method::Heun => {
+                // eq (25): Euler predictor, trapezoid corrector.
+                let v_pred = v + hm * f;
+                let x1 = x + 0.5 * h * (v + v_pred);
+                let x1_pow = self.carried_pow(c, x1);
+                let f1 = c.force_with_pow(x1_pow, v_pred) + self.ext(v_pred);
+                self.v_pred = v_pred;
+                (x1, v + 0.5 * hm * (f + f1), f1, x1_pow)
+            }
+            Method::Rk4 => self.step_rk4(c, x, v, h, hm),
+            Method::Am1 => self.step_am1(c, x, v, f, h, hm),
+        }
     }
 
     /// eq (26), with k_i, l_i as the increments of v and x. For a general α the powers

@@ -134,6 +134,17 @@ impl Loaded {
         4.0 * (1.0 / REST_FORCE).ln() / (SETTLE_ZETA * omega)
     }
 
+    /// True once a trapped mass that is overdamped at rest (`g μ > 2 ω_eq`: it creeps
+    /// to `x̄`, it does not rock) is on its slow manifold: the net force on it under
+    /// [`REST_FORCE`]·`m g`. The wall then holds the load, and what is left is a creep
+    /// toward `x̄` whose force the body cannot hear (`m v'`, far below), yet which would
+    /// take seconds of steps to reach [`settled`](Self::settled)'s energy.
+    pub fn creeps(&self, c: &Contact, x_pow: f64, v: f64) -> bool {
+        let overdamped = self.g * c.mu > 2.0 * (self.k_eq / c.mass).sqrt();
+        let net = self.force - c.k * x_pow * (1.0 + c.mu * v) - self.drag * v;
+        self.trapped && overdamped && net.abs() <= REST_FORCE * self.force
+    }
+
     /// True once a trapped mass rocks with a force amplitude under [`REST_FORCE`]·`m g`.
     pub fn settled(&self, c: &Contact, x: f64, v: f64) -> bool {
         if !self.trapped {
