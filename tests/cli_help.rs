@@ -146,29 +146,37 @@ fn version_and_every_subcommands_help_exit_0() {
     assert!(stderr.contains("try '--help'"), "{stderr}");
 }
 
+/// The help's option entries, `(name, text)`: a line starting with `--name` at the
+/// options' indent (help on the same or the following lines, up to the next entry;
+/// where clap wraps the help to the terminal, a wrapped line is indented further and
+/// may start with another option's name).
+fn entries(help: &str) -> Vec<(String, String)> {
+    let mut entries: Vec<(String, String)> = Vec::new();
+    for line in help.lines() {
+        let t = line.trim_start();
+        let entry = line.len() - t.len() <= 6;
+        if let Some(rest) = t.strip_prefix("--").filter(|_| entry) {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            entries.push((name, t.to_string()));
+        } else if entry && t.starts_with('-') {
+            entries.push((String::new(), t.to_string()));
+        } else if let Some(last) = entries.last_mut() {
+            last.1 += " ";
+            last.1 += t;
+        }
+    }
+    entries
+}
+
 #[test]
 fn every_option_of_every_subcommand_has_its_unit_and_range_in_the_help() {
     for (sub, options) in OPTIONS {
         let (code, help, stderr) = rebound_within(PROMPT, &[sub, "--help"]);
         assert_eq!(code, 0, "{stderr}");
-        // Option entries: a line starting with `--name` (help on the same or the
-        // following lines, up to the next entry).
-        let mut entries: Vec<(String, String)> = Vec::new();
-        for line in help.lines() {
-            let t = line.trim_start();
-            if let Some(rest) = t.strip_prefix("--") {
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
-                    .collect();
-                entries.push((name, t.to_string()));
-            } else if t.starts_with('-') {
-                entries.push((String::new(), t.to_string()));
-            } else if let Some(last) = entries.last_mut() {
-                last.1 += " ";
-                last.1 += t;
-            }
-        }
+        let entries = entries(&help);
         let listed: Vec<&str> = entries
             .iter()
             .map(|(n, _)| n.as_str())
@@ -194,9 +202,10 @@ fn every_option_of_every_subcommand_has_its_unit_and_range_in_the_help() {
             "simulate"
         };
         let (_, help, _) = rebound_within(PROMPT, &[sub, "--help"]);
-        let line = help
-            .lines()
-            .find(|l| l.trim_start().starts_with(&format!("--{name} ")))
+        let line = entries(&help)
+            .into_iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, text)| text)
             .unwrap_or_else(|| panic!("no --{name} in {help}"));
         assert!(line.contains(range), "--{name}: {line}");
     }
