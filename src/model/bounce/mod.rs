@@ -30,9 +30,11 @@ use super::load;
 use super::scheme::Scheme;
 
 mod exit;
+mod flight;
 mod latch;
 mod step;
 
+pub use flight::{flight_at, flight_return, landing_speed};
 pub use latch::Latch;
 
 /// With gravity in flight only, the train ends at the first impact whose scaled load
@@ -232,7 +234,7 @@ impl Bouncer {
         match self.phase {
             Phase::Flight { x0, v0, t, .. } => {
                 let g = self.train.gravity.unwrap_or(0.0);
-                Some((x0 + v0 * t + 0.5 * g * t * t, v0 + g * t))
+                Some(flight_at(x0, v0, g, t))
             }
             _ => None,
         }
@@ -273,7 +275,7 @@ impl Bouncer {
         }
         match self.train.gravity {
             Some(g) if v0 < 0.0 && v0.is_finite() && self.impacts < MAX_IMPACTS => {
-                let t_return = (-v0 + (v0 * v0 - 2.0 * g * x0).sqrt()) / g;
+                let t_return = flight_return(x0, v0, g, 0.0);
                 self.phase = Phase::Flight {
                     x0,
                     v0,

@@ -94,7 +94,7 @@ impl Bouncer {
                     // Back at the wall inside this sample: the next impact starts there
                     // with the exact return speed (flight conserves energy).
                     let g = self.train.gravity.unwrap_or(0.0);
-                    let v_in = (v0 * v0 - 2.0 * g * x0).max(0.0).sqrt();
+                    let v_in = landing_speed(x0, v0, g);
                     pos = (pos + (t_return - t) * self.fs).clamp(0.0, 1.0);
                     let latch: Latch = match next.take() {
                         Some(f) => f().into(),

@@ -25,7 +25,9 @@
 use super::norm::{IMPULSE_MARGIN, Norm, excitation};
 use crate::engine::params::{Coupling, EngineParams};
 use crate::model::body::{BodySettings, BodyType};
-use crate::model::bounce::{EXIT_SLICE, MAX_IMPACTS, MAX_TRAIN_TIME, WAIT_FACTOR};
+use crate::model::bounce::{
+    EXIT_SLICE, MAX_IMPACTS, MAX_TRAIN_TIME, WAIT_FACTOR, flight_at, flight_return,
+};
 use crate::model::coupled::{Coupled, CoupledRun};
 use crate::model::{Analytic, BounceSample, Contact, Latch, Train, restitution};
 
@@ -318,8 +320,7 @@ impl TwoWay {
         match self.train.gravity {
             Some(g) if s.v < 0.0 && !self.decision.last && self.impacts < MAX_IMPACTS => {
                 // Back to the surface's reach where x0 + v0 t + g t²/2 = −reach.
-                let c = s.x + reach;
-                let t_return = (-s.v + (s.v * s.v - 2.0 * g * c).max(0.0).sqrt()) / g;
+                let t_return = flight_return(s.x, s.v, g, -reach);
                 self.stage = Stage::Flight {
                     x0: s.x,
                     v0: s.v,
@@ -356,8 +357,7 @@ impl TwoWay {
         };
         let g = self.train.gravity.unwrap_or(0.0);
         let mut s = self.run.state;
-        s.x = x0 + v0 * t_land + 0.5 * g * t_land * t_land;
-        s.v = v0 + g * t_land;
+        (s.x, s.v) = flight_at(x0, v0, g, t_land);
         free_modes(&self.run.sys().modes, &mut s, t);
         if let Some(e) = self.restitution {
             self.run.set_mu(restitution::mu_for(e, s.v));
