@@ -88,6 +88,7 @@ fn simulate_json_has_the_documented_keys() {
         "newton_iters_max",
         "runaway",
         "closed_form",
+        "damped",
         "substeps",
     ] {
         assert!(

@@ -37,6 +37,8 @@ struct SimulateJson {
     newton_iters_max: u64,
     runaway: bool,
     closed_form: bool,
+    /// Taken by the damping-exact step, not the method.
+    damped: bool,
     substeps: u64,
 }
 
@@ -101,6 +103,7 @@ fn cmd_simulate_wall(a: &SimulateArgs) -> String {
             newton_iters_max: r.newton_iters_max as u64,
             runaway: r.runaway,
             closed_form: r.closed_form,
+            damped: r.damped,
             substeps: r.substeps as u64,
         });
     }
