@@ -83,10 +83,10 @@ pub struct ModalBody {
     quiet_in: u32,
 }
 
-/// A bank ticked with no input has its bound checked every this many samples.
+/// A bank ticked with no input has its modes checked every this many samples.
 const QUIET_EVERY: u32 = 256;
-/// A bank ringing with no input below this bound (400 dB under full scale) is let go:
-/// its modes would decay into subnormal numbers, which cost ~100× per operation where
+/// A mode ringing with no input below this (400 dB under full scale) is let go: it
+/// would decay into subnormal numbers, which cost ~100× per operation where
 /// nothing flushes them (the CLI, tests, a host that leaves them on). A voice that a
 /// bouncing train's long flight keeps alive ticks its bank sample by sample: such a
 /// voice took 1.3 µs a sample, 60 times its cost while ringing.
@@ -209,6 +209,9 @@ impl ModalBody {
             return (0.0, 0.0);
         }
         let u = self.drive.tick(u);
+        // An input far below anything audible is none: a resting contact's last
+        // crumbs would otherwise keep the bank from being let go.
+        let u = if u.abs() < QUIET_BANK { 0.0 } else { u };
         let y = simd::tick::<SIDE>(self.vector, &mut self.re, &mut self.im, &self.k, u);
         if u == 0.0 && self.fade_left == 0 && self.damp_left == 0 {
             self.quiet_in -= 1;
@@ -264,15 +267,19 @@ impl ModalBody {
         }
     }
 
-    /// Every [`QUIET_EVERY`] samples with no input: a bank rung below [`QUIET_BANK`]
+    /// Every [`QUIET_EVERY`] samples with no input: each mode rung below [`QUIET_BANK`]
     /// is let go (exact zeros ring as zeros, at full speed).
     #[cold]
     #[inline(never)]
     fn let_go_if_quiet(&mut self) {
         self.quiet_in = QUIET_EVERY;
-        if bank_amplitude(&self.re, &self.im, &self.k) < QUIET_BANK {
-            self.re = [0.0; MODES];
-            self.im = [0.0; MODES];
+        // Mode by mode: a fast mode (a wood block's top, a short T60) reaches subnormal
+        // numbers while the slow ones still ring.
+        for i in 0..MODES {
+            if self.re[i].abs() < QUIET_BANK && self.im[i].abs() < QUIET_BANK {
+                self.re[i] = 0.0;
+                self.im[i] = 0.0;
+            }
         }
     }
 
