@@ -79,7 +79,7 @@ pub struct ModalBody {
     /// Ticks the bank on the vector path (`simd`): the process's choice, or the
     /// portable loop where a test asks for it.
     vector: bool,
-    /// Samples with no input left before the bank's bound is checked ([`QUIET_EVERY`]).
+    /// Samples with no input left before the modes are checked ([`QUIET_EVERY`]).
     quiet_in: u32,
 }
 

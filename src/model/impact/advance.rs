@@ -151,7 +151,8 @@ impl Impact {
     #[inline(always)]
     fn after_sample(&mut self) -> bool {
         if self.load.trapped
-            && (self.load.settled(&self.an.contact, self.x, self.v) || self.creeps())
+            && ((self.damped && self.creeps())
+                || self.load.settled(&self.an.contact, self.x, self.v))
         {
             self.rest();
             return false;
@@ -168,10 +169,11 @@ impl Impact {
         true
     }
 
-    /// A damped contact's trapped mass creeps on its slow manifold (`Loaded::creeps`).
+    /// A damped contact's trapped mass creeps on its slow manifold (`Loaded::creeps`):
+    /// asked before `settled`, whose `powf` a sample it then saves.
     #[cold]
-    fn creeps(&mut self) -> bool {
+    fn creeps(&self) -> bool {
         let c = self.an.contact;
-        self.damped && self.load.creeps(&c, self.carried_pow(&c, self.x), self.v)
+        self.load.creeps(&c, self.carried_pow(&c, self.x), self.v)
     }
 }

@@ -16,7 +16,7 @@
 //! `x^α` at the step's midpoint (predicted, then corrected once: second order in the
 //! spring's motion). So the steps follow the spring, stiffened by the damping at
 //! `v_in` (`h ω ≤ OMEGA_STEP`, `ω² = k α x^{α−1} (1 + μ v_in)/m`, what `x^α` over the
-//! step still takes explicitly), at two powers (carried by series) and two `expm1` a
+//! step still takes explicitly), at two powers (carried by series) and two exponentials a
 //! step: over a grid of such contacts it leaves within 2e-5 of the exact `v_out` and
 //! within a sample of a fine reference's contact time (`tests/damped_contact.rs`).
 //!
@@ -25,22 +25,7 @@
 //! balance is watched as for any method.
 
 use super::*;
-
-/// `e^{−z}`, `(1 − e^{−z})/z` and `(1 − (1 − e^{−z})/z)/z` (the exponential
-/// integrator's φ₀, φ₁, φ₂) from one `expm1`, by series where `z` is small enough to
-/// lose digits.
-#[inline(always)]
-fn phis(z: f64) -> (f64, f64, f64) {
-    let em1 = (-z).exp_m1();
-    if z < 1e-3 {
-        let phi1 = 1.0 - z * (0.5 - z * (1.0 / 6.0 - z / 24.0));
-        let phi2 = 0.5 - z * (1.0 / 6.0 - z * (1.0 / 24.0 - z / 120.0));
-        (1.0 + em1, phi1, phi2)
-    } else {
-        let phi1 = -em1 / z;
-        (1.0 + em1, phi1, (1.0 - phi1) / z)
-    }
-}
+use crate::model::load::phis;
 
 impl Impact {
     /// One step of `h` from `(x, v)` with the damping exact (see the module): `(x₁, v₁,
@@ -60,8 +45,11 @@ impl Impact {
         let over = |p: f64| {
             let lambda = (c.k * p * c.mu + drag) * inv_m;
             let a = (load - c.k * p) * inv_m;
-            let (e, phi1, phi2) = phis(lambda * h);
+            // The exponential integrator's φ₁, φ₂ at −λh (the creep's, `load::phis`):
             // v(h) = v e^{−λh} + a h φ₁; ∫₀ʰ v = h (v φ₁ + a h φ₂).
+            let z = -lambda * h;
+            let e = z.exp();
+            let (phi1, phi2, _) = phis(z, e);
             (v * e + a * h * phi1, x + h * (v * phi1 + a * h * phi2))
         };
         let x_guess = x + 0.5 * h * v;

@@ -66,7 +66,7 @@ const INV_FACTORIAL: [f64; 21] = {
 /// z φ_{k+1}` down to `φ₁`, stable there; above, the same recurrence upwards,
 /// `φ_{k+1} = (φ_k − 1/k!)/z`, from `φ₁ = (e^z − 1)/z` (`e^z − 1` has no cancellation
 /// there: it is at least `1 − 1/e`).
-pub(super) fn phis(z: f64, exp_z: f64) -> (f64, f64, f64) {
+pub(crate) fn phis(z: f64, exp_z: f64) -> (f64, f64, f64) {
     if z.abs() < 1.0 {
         let mut p3 = INV_FACTORIAL[20];
         for n in (3..20).rev() {

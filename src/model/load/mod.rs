@@ -37,6 +37,9 @@ mod resume;
 mod solve;
 mod state;
 
+/// The exponential integrator's φ functions, which the damping-exact contact step
+/// (`impact::damped`) shares with the creep.
+pub(crate) use creep::phis;
 pub use outcome::ExitNews;
 pub use outcome::{LoadExit, scaled, time_scale, x_rest};
 pub use resume::{ExitSolve, Progress, exit, scaled_exit};
