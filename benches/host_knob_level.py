@@ -4,17 +4,21 @@ is played once (as a sound designer auditions a patch) and the plugin left until
 level worker is idle; then a knob moves, one block plays, and the key is struck at
 full velocity in the next block. Its peak over 0.3 s is compared with the same note struck
 once the worker has settled on the new patch (1.5 s later). Prints each move's error
-in dB, for blocks of 128 and 512 samples at 48 kHz.
+in dB, for blocks of 128 and 512 samples at 48 kHz (or FS).
+
+START sets the patch the moves start from, as parameter=value pairs in plain units
+(a choice by its name), e.g. a patch whose level entries are dear to make:
 
     bash scripts/build.sh   # or scripts/host_tests.sh, which also makes .venv
     .venv/bin/python benches/host_knob_level.py
+    START="body=Bell,hardness=10,bouncing=On" FS=192000 .venv/bin/python benches/host_knob_level.py
 """
 import os, sys, time
 import mido, numpy as np, pedalboard
 from host_idle import settle
 
 BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
-FS = 48000
+FS = int(os.environ.get("FS", "48000"))
 # Away from middle C, where a worker that made the keys outward from middle C after a
 # patch change came to it 47 entries late.
 KEY = int(os.environ.get("KEY", "84"))
@@ -58,12 +62,25 @@ def param_name(p, want):
     sys.exit(f"no parameter like {want!r} among {names[:60]}")
 
 
+def start_patch(p):
+    """Sets START's parameters (see the module doc) on a freshly loaded plugin."""
+    for pair in filter(None, os.environ.get("START", "").split(",")):
+        name, _, value = pair.partition("=")
+        try:
+            value = float(value)
+        except ValueError:
+            pass
+        setattr(p, param_name(p, name.strip()), value)
+
+
 def main():
     sys.stdout.reconfigure(line_buffering=True)
+    print(f"start patch: {os.environ.get('START') or 'the default'}, {FS} Hz")
     worst = 0.0
     for block in (512, 128):
         for name, value in MOVES:
             p = pedalboard.load_plugin(BUNDLE)
+            start_patch(p)
             attr = param_name(p, name)
             strike_peak(p, block)
             settle(0.3, 0.005)

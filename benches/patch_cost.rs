@@ -6,7 +6,8 @@
 //! first note, as an offline render makes them, and its notes' corrections by a first
 //! untimed play: in real time a worker makes them off the audio thread). Prints the distribution of each patch's render
 //! time against the default patch's playing the same notes (median, p99, worst) and
-//! the dearest patches with what sets their cost; any non-finite sample is reported.
+//! the dearest patches with what sets their cost; any non-finite sample is reported, and
+//! how many trains were ended on their work budgets (the bound's price in sound).
 //!
 //! `cargo bench --bench patch_cost` (`-- QUICK` plays the first 100 patches).
 
@@ -30,6 +31,13 @@ const BOUND: f64 = 8.0;
 /// Renders `notes` (key, velocity) one every `SECONDS / NOTES` on `p`: the seconds the
 /// render took, and whether every sample was finite.
 fn play(p: &EngineParams, notes: &[(u8, f32)]) -> (f64, bool) {
+    let (t, finite, _) = play_counting(p, notes);
+    (t, finite)
+}
+
+/// [`play`], and how many of its notes' trains were cut on their work budgets (rigid
+/// and two-way: `Engine::train_cuts`, `Engine::two_way_cuts`).
+fn play_counting(p: &EngineParams, notes: &[(u8, f32)]) -> (f64, bool, usize) {
     let mut e = Engine::new(FS);
     e.set_params(p);
     e.set_sample_rate(FS);
@@ -39,9 +47,15 @@ fn play(p: &EngineParams, notes: &[(u8, f32)]) -> (f64, bool) {
     // them, so the clock holds what the audio thread pays.
     render(&mut e, notes, false);
     e.reset();
+    let cuts_before = e.train_cuts();
     let t = Instant::now();
     let finite = render(&mut e, notes, true);
-    (t.elapsed().as_secs_f64(), finite)
+    let took = t.elapsed().as_secs_f64();
+    (
+        took,
+        finite,
+        e.train_cuts() - cuts_before + e.two_way_cuts(),
+    )
 }
 
 /// Plays the notes on `e`; whether every sample was finite (checked when `check`).
@@ -106,9 +120,9 @@ fn main() {
     if let Some(n) = args.windows(2).find(|w| w[0] == "PATCH").map(|w| &w[1]) {
         let i: usize = n.parse().expect("PATCH takes a patch number");
         let (p, notes) = &cases[i];
-        let (t, finite) = play(p, &notes[..NOTES]);
+        let (t, finite, cuts) = play_counting(p, &notes[..NOTES]);
         println!(
-            "patch {i}: {:.1} ms, finite {finite}: {}",
+            "patch {i}: {:.1} ms, finite {finite}, trains cut on their budget {cuts}: {}",
             t * 1e3,
             describe(p)
         );
@@ -120,11 +134,16 @@ fn main() {
     }
     let mut rows = Vec::with_capacity(cases.len());
     let mut not_finite = 0;
+    let (mut cut_patches, mut cut_trains) = (0, 0);
     let start = Instant::now();
     for (i, (p, notes)) in cases.iter().enumerate() {
         let notes = &notes[..NOTES];
         let (base, _) = least_of(3, &EngineParams::default(), notes);
-        let (mut t, mut finite) = play(p, notes);
+        let (mut t, mut finite, cuts) = play_counting(p, notes);
+        if cuts > 0 {
+            cut_patches += 1;
+            cut_trains += cuts;
+        }
         if t > RETIME_OVER * base {
             let (u, g) = play(p, notes);
             t = t.min(u);
@@ -154,6 +173,10 @@ fn main() {
         rows.last().map_or(0.0, |r| r.0)
     );
     println!("non-finite renders: {not_finite}");
+    println!(
+        "trains ended on their work budget: {cut_trains} in {cut_patches} patches (of {} notes)",
+        rows.len() * NOTES
+    );
     let over = rows.iter().filter(|r| r.0 > BOUND).count();
     println!("over {BOUND}x: {over}; the dearest (at least ten, every one over {BOUND}x):");
     for &(ratio, t, i) in rows.iter().rev().take(over.max(10)) {

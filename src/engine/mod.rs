@@ -26,5 +26,5 @@ pub use params::{Controls, Coupling, EngineParams, LIMITS, MAX_VOICES, ModWheel,
 pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;
 pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};
-pub use voices::addressing::{CC_MOD_WHEEL, CC_TIMBRE, reaches};
+pub use voices::addressing::{CC_MOD_WHEEL, CC_SUSTAIN, CC_TIMBRE, reaches};
 pub use voices::{Engine, Terminated};

@@ -117,6 +117,12 @@ pub struct Voice {
     /// held it while the fade takes it out, instead of springing back (a pluck).
     last_drive: f64,
     held_drive: f64,
+    /// Rigid trains this voice played that were ended on their work budget
+    /// (`bounce::TRAIN_WORK_BUDGET`), for tests and the cost bench.
+    train_cuts: u32,
+    /// Released while the sustain pedal held it: it sounds on, undamped, until the
+    /// pedal comes up or the key is struck again.
+    pub sustained: bool,
     /// Pan at Width 1 ([`pan_of`]), latched at each strike.
     pan: f64,
     /// The body's side at that pan (`output::edge_side`), latched with it.
@@ -187,6 +193,8 @@ impl Voice {
             last_dry: 0.0,
             last_drive: 0.0,
             held_drive: 0.0,
+            train_cuts: 0,
+            sustained: false,
             pan: 0.0,
             edge: 1.0,
             fade: 1.0,
@@ -239,6 +247,10 @@ impl Voice {
     }
     pub fn bouncer(&self) -> Option<&Bouncer> {
         self.bouncer.as_ref()
+    }
+    /// Rigid trains of this voice ended on their work budget so far.
+    pub fn train_cuts(&self) -> u32 {
+        self.train_cuts
     }
     /// This strike is two-way (a body that gives), not the rigid wall's.
     pub fn is_two_way(&self) -> bool {

@@ -296,6 +296,9 @@ impl Voice {
         if s.onset {
             self.budget = onset_budget(b.impact(), &self.norm, fs);
         }
+        if s.detached && b.cut() {
+            self.train_cuts += 1;
+        }
         // The wall force averaged over this sample: the momentum the mass gave the
         // wall, m Σ(v_before − v_after), times fs. Unlike the force sampled at the
         // sample instant it conserves the impulse exactly, also for a contact

@@ -7,6 +7,8 @@ use crate::engine::voice::Voice;
 /// MIDI CC numbers the engine listens to.
 pub const CC_MOD_WHEEL: u8 = 1;
 pub const CC_TIMBRE: u8 = 74;
+/// The sustain (damper) pedal: down at 64 and above.
+pub const CC_SUSTAIN: u8 = 64;
 
 /// True when the note event (`voice_id`, `key`, `channel`) addresses sounding voice `v`
 /// (see [`reaches`]).

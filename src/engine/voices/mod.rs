@@ -74,6 +74,9 @@ pub struct Engine {
     /// What each MIDI channel applies to its notes (MPE), and the mod wheel.
     channels: [ChannelExpression; 16],
     wheel: f64,
+    /// The sustain pedal held down, per MIDI channel: a note-off then leaves its note
+    /// sounding until the pedal comes up (see `notes`).
+    sustain: [bool; 16],
     /// The MPE zones, and the bend of each zone's master channel (lower, upper).
     zones: Zones,
     zone_bend: [f64; 2],
@@ -114,6 +117,7 @@ impl Engine {
             trace_sink: None,
             channels: [ChannelExpression::default(); 16],
             wheel: 0.0,
+            sustain: [false; 16],
             zones: Zones::default(),
             zone_bend: [0.0; 2],
             levels: Levels::on_demand(fs),
@@ -191,6 +195,7 @@ impl Engine {
         self.output.reset();
         self.channels = [ChannelExpression::default(); 16];
         self.wheel = 0.0;
+        self.sustain = [false; 16];
         // The zones are the controller's set-up and stay; their bends are expression.
         self.zone_bend = [0.0; 2];
         self.humanizer.reset();
@@ -270,6 +275,13 @@ impl Engine {
             .iter()
             .filter(|v| v.two_way().is_some_and(|t| t.cut))
             .count()
+    }
+
+    /// Rigid bouncing trains ended early on their work budget (see
+    /// `model::bounce::TRAIN_WORK_BUDGET`) since the engine was made, for tests and
+    /// the cost bench.
+    pub fn train_cuts(&self) -> usize {
+        self.voices.iter().map(|v| v.train_cuts() as usize).sum()
     }
 
     /// Level-table entries made on demand so far (see `level`).

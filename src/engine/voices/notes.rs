@@ -49,6 +49,7 @@ impl Engine {
             // voices' stay good.)
             self.voices[i].expression = expression;
             self.voices[i].jitter = jitter;
+            self.voices[i].sustained = false;
             self.voices[i].take_setup(&self.setup);
             self.voices[i].strike_with(&p, key, velocity as f64, self.now, mix, &mut self.levels);
             self.setup = self.voices[i].setup();
@@ -60,6 +61,7 @@ impl Engine {
         let v = &mut self.voices[slot];
         v.channel = channel;
         v.voice_id = voice_id;
+        v.sustained = false;
         v.expression = expression;
         v.jitter = jitter;
         v.take_setup(&self.setup);
@@ -78,11 +80,48 @@ impl Engine {
             return;
         }
         let release = self.params.release;
+        let pedal = self.sustain_by_channel();
         for v in self.voices.iter_mut() {
             if addresses(v, voice_id, key, channel) && !v.is_fading() {
-                v.damp(release);
+                if pedal[usize::from(v.channel % 16)] {
+                    v.sustained = true;
+                } else {
+                    v.damp(release);
+                }
             }
         }
+    }
+
+    /// The sustain pedal (CC 64) on `channel`, down at `value` ≥ 64/127: while it is
+    /// down a note-off leaves its note sounding; when it comes up every note it held
+    /// is released as its note-off would have done. On an MPE zone's master channel it
+    /// holds every note of the zone.
+    pub fn sustain_pedal(&mut self, channel: u8, down: bool) {
+        let was = self.sustain_by_channel();
+        self.sustain[usize::from(channel % 16)] = down;
+        if down {
+            return;
+        }
+        let now = self.sustain_by_channel();
+        let release = self.params.release;
+        let damp = self.params.note_off != NoteOff::Ring;
+        for v in self.voices.iter_mut() {
+            let ch = usize::from(v.channel % 16);
+            if v.sustained && was[ch] && !now[ch] {
+                v.sustained = false;
+                if damp && !v.is_fading() {
+                    v.damp(release);
+                }
+            }
+        }
+    }
+
+    /// Whether a pedal holds each channel's notes: its own, or its MPE zone master's.
+    fn sustain_by_channel(&self) -> [bool; 16] {
+        std::array::from_fn(|ch| {
+            let zone = self.zones.zone_of(ch as u8);
+            self.sustain[ch] || zone.is_some_and(|z| self.sustain[usize::from(z.master_channel())])
+        })
     }
 
     /// A choke ends every voice it addresses with the short fade, whatever the note-off

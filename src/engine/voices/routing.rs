@@ -10,7 +10,7 @@ use super::Engine;
 use crate::engine::expression::mpe::{Zone, ZoneChange};
 use crate::engine::expression::{ChannelExpression, Expression, NoteExpression, sane};
 use crate::engine::voice::Voice;
-use crate::engine::voices::addressing::{CC_MOD_WHEEL, CC_TIMBRE, addresses};
+use crate::engine::voices::addressing::{CC_MOD_WHEEL, CC_SUSTAIN, CC_TIMBRE, addresses};
 
 impl Engine {
     /// The expression a note starting now on `channel` gets.
@@ -190,7 +190,8 @@ impl Engine {
     /// A control change, normalised `[0, 1]`: CC 74 (timbre) moves the strike position
     /// of the notes on `channel` (on an MPE zone's master channel, of every note of the
     /// zone, its offset adding to each note's own); CC 1 (mod wheel) moves its target on
-    /// every note; an MPE Configuration Message (RPN 6) sets the zones, and their
+    /// every note; CC 64 is the sustain pedal ([`Engine::sustain_pedal`]); an MPE
+    /// Configuration Message (RPN 6) sets the zones, and their
     /// masters' bend, pressure and timbre start over; RPN 0 in a zone sets its bend
     /// ranges (see `mpe`).
     pub fn control_change(&mut self, channel: u8, cc: u8, value: f32) {
@@ -230,6 +231,7 @@ impl Engine {
                 self.wheel = w;
                 self.each_addressed(None, None, None, |e| e.wheel = w);
             }
+            CC_SUSTAIN => self.sustain_pedal(channel, seven >= 64),
             _ => {}
         }
     }

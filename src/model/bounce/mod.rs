@@ -66,6 +66,20 @@ pub const EXIT_SLICE: u32 = 12;
 /// the per-sample bound.
 pub const WAIT_FACTOR: u32 = 3;
 
+/// Most work one train's contacts and exit solves take, in units of about a Verlet
+/// contact step's cost ([`Impact::work`], and [`EXIT_WORK`] an impact for its exit's
+/// solve): 35–55 ns a unit here, so 25–50 ms of a core. Each contact's
+/// work was bounded, not a train's: a buzz of thousands of impacts could go on for a
+/// minute. A train that has spent this lifts the mass off at its next exit (the body
+/// rings on; the train reports it, [`Bouncer::cut`]). A ball dropped at 1 m/s on the
+/// default contact bounces 450 times in 430 000 units at the most (AM1, flight only).
+pub const TRAIN_WORK_BUDGET: u64 = 1_000_000;
+/// What an impact's load-aware exit solve counts in [`TRAIN_WORK_BUDGET`]'s units: 10–90
+/// units of `load::ExitSolve` at 0.2–0.4 µs, about 600 Verlet steps' worth. Counted a
+/// fixed amount an impact, not as solved, so that a train's cut does not depend on how
+/// its solves are sliced (`EXIT_SLICE`).
+pub const EXIT_WORK: u64 = 600;
+
 /// Which bouncing the train does.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Train {
@@ -151,6 +165,10 @@ pub struct Bouncer {
     /// Steps of it in a sample that starts in a flight waiting for it
     /// ([`WAIT_FACTOR`] times `slice`).
     wait: u32,
+    /// Work spent by the contacts ended and their exits ([`TRAIN_WORK_BUDGET`]'s
+    /// units), and whether the train was ended on a budget.
+    work: u64,
+    cut: bool,
 }
 
 impl Bouncer {
@@ -192,6 +210,8 @@ impl Bouncer {
             pending,
             slice: EXIT_SLICE,
             wait: EXIT_SLICE * WAIT_FACTOR,
+            work: 0,
+            cut: false,
         };
         // (The first slice of the exit is the first sample's, which spends it before
         // its contact steps: the note-on only sets the solve up.)
@@ -248,6 +268,16 @@ impl Bouncer {
     pub fn impacts(&self) -> u32 {
         self.impacts
     }
+    /// The train was ended on a work budget: its mass lifted off on
+    /// [`TRAIN_WORK_BUDGET`], or put at rest, trapped, on `impact::TRAPPED_WORK`.
+    pub fn cut(&self) -> bool {
+        self.cut
+    }
+    /// Work spent so far in [`TRAIN_WORK_BUDGET`]'s units (the contact in progress
+    /// counts once it ends).
+    pub fn work(&self) -> u64 {
+        self.work
+    }
 
     /// Ends the train (`rest`: with the mass on the wall).
     fn finish(&mut self, rest: bool) {
@@ -260,8 +290,15 @@ impl Bouncer {
     /// wall the return time is the positive root of `x0 + v0 t + g t²/2 = 0`, so the
     /// flight is known in closed form.
     fn after_contact(&mut self) {
+        self.work += self.impact.work() + EXIT_WORK;
+        self.cut = self.impact.spent();
         if self.impact.rested() || self.last {
             self.finish(true);
+            return;
+        }
+        if self.work > TRAIN_WORK_BUDGET {
+            self.cut = true;
+            self.finish(false);
             return;
         }
         self.take_off();

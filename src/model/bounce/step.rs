@@ -132,7 +132,7 @@ impl Bouncer {
         } else {
             self.impact.step()
         };
-        out.dv += before - self.impact.v();
+        out.dv += before - self.impact.v_heard();
         if still {
             return None;
         }

@@ -150,12 +150,21 @@ impl Impact {
     /// guard's bound ends.
     #[inline(always)]
     fn after_sample(&mut self) -> bool {
-        if self.load.trapped
-            && ((self.damped && self.creeps())
-                || self.load.settled(&self.an.contact, self.x, self.v))
-        {
-            self.rest();
-            return false;
+        if self.load.trapped {
+            let spent = self.work() > self.trap_work + TRAPPED_WORK;
+            if spent || (self.damped && self.creeps()) {
+                // Put at rest without a jolt: the creep (or the rocking, at its
+                // limit) stops; the mass does not lose its velocity as a blow.
+                let v = self.v;
+                self.rest();
+                self.crept = v;
+                self.spent = spent;
+                return false;
+            }
+            if self.load.settled(&self.an.contact, self.x, self.v) {
+                self.rest();
+                return false;
+            }
         }
         if self.n >= self.max_samples {
             self.exit_frac = 1.0;

@@ -149,6 +149,7 @@ impl Impact {
     /// on, and the guard allows for the settling.
     #[cold]
     pub(super) fn trap(&mut self) {
+        self.trap_work = self.work();
         // The sample rate from the sample itself: `h` is shortened while a contact's
         // first sample, which started inside it, is stepped.
         let fs = self.sample_rate();

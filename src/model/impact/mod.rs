@@ -57,6 +57,15 @@ pub const CLOCK_ZONE: f64 = 0.2;
 /// step) stay bounded by a few tens of ulps.
 const POW_ANCHOR_EVERY: u64 = 16;
 
+/// Most [`Impact::work`] a trapped mass's settling may take (about 1.5 ms of a core):
+/// then it is put at rest, without a jolt. A mass that can no longer leave has made its
+/// sound; what is left is its settling under a drag that is a rule, not the paper's
+/// physics (`load::SETTLE_ZETA`). Where the well is soft that settling is a rocking at
+/// a few hertz, or a creep at millimetres a second, for seconds: one such voice cost
+/// 10–20 times the default patch's. Each has fallen about 40 dB or more when this is
+/// spent at a step a sample.
+pub const TRAPPED_WORK: u64 = 40_000;
+
 /// The per-sample state of one contact.
 #[derive(Clone, Copy, Debug)]
 pub struct Impact {
@@ -73,6 +82,13 @@ pub struct Impact {
     /// Damped past what the method can follow at [`DAMPED_OVER`] steps a sample: taken
     /// by the damping-exact step instead (see `damped`).
     damped: bool,
+    /// The velocity a creeping mass had when it was put at rest (0 otherwise): the
+    /// body hears the creep stop, not the mass lose it (see [`Self::v_heard`]).
+    crept: f64,
+    /// The [`work`](Self::work) done when the mass was trapped (the settling's own is
+    /// bounded by [`TRAPPED_WORK`]); and whether the settling was ended on it.
+    trap_work: u64,
+    spent: bool,
     /// The velocity the clamp sets at detachment; without the clamp, the exact `v_out`
     /// that a runaway or closed-form contact leaves with.
     v_target: f64,
@@ -166,6 +182,9 @@ impl Impact {
             substeps: substeps.unwrap_or(1),
             closed_form: substeps.is_none(),
             damped: plan.is_some_and(|p| p.1),
+            crept: 0.0,
+            trap_work: 0,
+            spent: false,
             v_target: if v_target.is_finite() { v_target } else { 0.0 },
             // A NaN bound saturates to 0: such a contact ends at once.
             max_samples: max_samples as u64,
@@ -235,6 +254,31 @@ impl Impact {
 
     pub fn v(&self) -> f64 {
         self.v
+    }
+
+    /// The work this contact has taken, in units of about a Verlet step's cost (the
+    /// train's budget, `bounce::TRAIN_WORK_BUDGET`): each step weighed by its method
+    /// (RK4's four stages cost about two Verlet steps here, the damping-exact step's
+    /// four exponentials six), and AM1's Newton iterations one each.
+    pub fn work(&self) -> u64 {
+        let weight = match (self.damped, self.scheme.method) {
+            (true, _) => 6,
+            (false, Method::Rk4) => 2,
+            (false, _) => 1,
+        };
+        self.steps * weight + self.newton.total
+    }
+
+    /// A trapped mass was put at rest on [`TRAPPED_WORK`].
+    pub fn spent(&self) -> bool {
+        self.spent
+    }
+
+    /// The velocity the body hears the step leave: [`v`](Self::v), except where a
+    /// creeping mass was put at rest, whose creep (sub-audio, and under the drive
+    /// high-pass) ends there without a jolt: its last velocity.
+    pub fn v_heard(&self) -> f64 {
+        self.v + self.crept
     }
 
     /// Samples advanced so far.
