@@ -153,12 +153,7 @@ impl Impact {
         if self.load.trapped {
             let spent = self.work() > self.trap_work + TRAPPED_WORK;
             if spent || (self.damped && self.creeps()) {
-                // Put at rest without a jolt: the creep (or the rocking, at its
-                // limit) stops; the mass does not lose its velocity as a blow.
-                let v = self.v;
-                self.rest();
-                self.crept = v;
-                self.spent = spent;
+                self.rest_quietly(spent);
                 return false;
             }
             if self.load.settled(&self.an.contact, self.x, self.v) {

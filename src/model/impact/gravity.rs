@@ -145,6 +145,17 @@ impl Impact {
         self.in_contact = false;
     }
 
+    /// [`rest`](Self::rest) without a jolt: a creep (or, `spent`, a rocking at
+    /// [`TRAPPED_WORK`]) stops there, and the body hears the step, not the mass losing
+    /// its last velocity as a blow ([`Self::v_heard`]).
+    #[cold]
+    pub(super) fn rest_quietly(&mut self, spent: bool) {
+        let v = self.v;
+        self.rest();
+        self.crept = v;
+        self.spent = spent;
+    }
+
     /// The mass got trapped (its load-aware energy is negative): the settling drag is
     /// on, and the guard allows for the settling.
     #[cold]
