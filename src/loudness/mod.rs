@@ -6,6 +6,9 @@
 
 use ebur128::{EbuR128, Mode};
 
+mod true_peak;
+pub use true_peak::{Peaks, peaks};
+
 /// The momentary loudness is read every this many seconds (its window slides by this
 /// much between readings: the maximum is found to within a 10 ms step).
 const HOP_S: f64 = 0.01;
@@ -37,7 +40,7 @@ pub fn measure(fs: u32, left: &[f32], right: &[f32]) -> Option<Loudness> {
     if left.len() != right.len() {
         return None;
     }
-    let mut m = EbuR128::new(2, fs, Mode::M | Mode::I | Mode::TRUE_PEAK).ok()?;
+    let mut m = EbuR128::new(2, fs, Mode::M | Mode::I).ok()?;
     let hop = ((HOP_S * fs as f64) as usize).max(1);
     let mut momentary = Momentary::new(fs);
     let mut at = 0;
@@ -49,14 +52,13 @@ pub fn measure(fs: u32, left: &[f32], right: &[f32]) -> Option<Loudness> {
         at = end;
     }
     let momentary_max = momentary.max;
-    let tp = m.true_peak(0).ok()?.max(m.true_peak(1).ok()?);
-    let sample_peak = left.iter().chain(right).fold(0f32, |a, s| a.max(s.abs())) as f64;
+    let p = peaks(fs, left, right)?;
     let over_full_scale = left.iter().chain(right).filter(|s| s.abs() > 1.0).count();
     Some(Loudness {
         momentary_max,
         integrated: m.loudness_global().unwrap_or(f64::NEG_INFINITY),
-        true_peak_db: db(tp),
-        sample_peak_db: db(sample_peak),
+        true_peak_db: db(p.true_peak),
+        sample_peak_db: db(p.sample),
         over_full_scale,
         correlation: correlation(left, right),
     })
