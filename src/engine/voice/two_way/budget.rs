@@ -33,12 +33,14 @@ pub fn max_voice_substeps(fs: f64) -> u32 {
     }
 }
 /// Most work one strike's coupled system takes, in [`step_cost`] units (a vector
-/// Verlet step of up to 16 modes, about 40 ns here): about 4 ms of a core. A strike at
-/// the default patch's 5 steps a sample stays under it for its whole near time (24 000
-/// units in 0.1 s at 48 kHz), so only heavy strikers on light bodies, stiff contacts
-/// and the implicit methods meet it, after 6–50 ms of contact at the most steps a
-/// sample. Measured over 1000 random patches by `cargo bench --bench patch_cost`.
-pub const WORK_BUDGET: u64 = 100_000;
+/// Verlet step of up to 16 modes, 40–60 ns here): 2–3 ms of a core, about three times
+/// what the default patch's whole note costs (its ringing included), so a patch's notes
+/// stay within 8× the default's (`cargo bench --bench patch_cost`; at 100 000 the
+/// dearest two-way trains read 9–12×). A strike at the default patch's 5 steps a sample
+/// stays under it for its whole near time (24 000 units in 0.1 s at 48 kHz), so only
+/// heavy strikers on light bodies, stiff contacts, the implicit methods and long
+/// bouncing trains meet it, after 3–25 ms of contact at the most steps a sample.
+pub const WORK_BUDGET: u64 = 50_000;
 
 /// What a step of `method` costs in vector Verlet steps (criterion, `benches/coupled.rs`
 /// and `voice -- coupling`: Heun twice Verlet's force evaluations, RK4 four on the
