@@ -1,8 +1,9 @@
 """A note storm through the VST3 in a real host (pedalboard): 16-note chords every 512
 samples at 192 kHz, new random keys at Humanize 100 % against one repeated chord at
 Humanize 0 (the same velocities), at Hardness 10 ms and at the default Hardness, the
-default 16 voices (VOICES=64 for more; BLOCK=256 for chords every 256 samples). Prints the CPU seconds for 5 s of audio (the
-least of two runs), their ratio and the multiple of real time.
+default 16 voices (VOICES=64 for more; BLOCK=256 for chords every 256 samples, in
+blocks of 256). Prints the CPU seconds for 5 s of audio (the least of two runs), their
+ratio and the multiple of real time.
 
 Timing starts once the level worker has made the patch's tables (a patch is loaded
 before it is played). The song is streamed to the plugin in chunks of about a quarter second, each with its
@@ -20,9 +21,8 @@ from host_idle import cpu, settle  # a patch is loaded well before it is played
 
 BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
 FS, DUR = 192000, 5.0
-# BLOCK=256: a chord every 256 samples, in blocks of 256.
 BLOCK = int(os.environ.get("BLOCK", "512"))
-# Whole blocks a chunk: 93 blocks of 512 (0.248 s), 20 chunks (4.96 s).
+# Whole blocks a chunk, about 0.248 s whatever the block (93 of 512), 20 chunks.
 CHUNK_BLOCKS, CHUNKS = round(93 * 512 / BLOCK), 20
 
 def msgs(humanized):
