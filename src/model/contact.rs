@@ -310,7 +310,14 @@ impl Analytic {
     /// when `ΔH_τ` is many orders smaller than `H_0`.
     #[inline]
     pub fn hamiltonian_deviation(&self, x: f64, v: f64) -> f64 {
-        self.contact.potential(x) - self.contact.mass * self.bracket(v)
+        self.deviation_from(self.contact.potential(x), v)
+    }
+
+    /// [`hamiltonian_deviation`](Self::hamiltonian_deviation) from the potential
+    /// `k x^{α+1}/(α+1)` at hand.
+    #[inline]
+    pub fn deviation_from(&self, potential: f64, v: f64) -> f64 {
+        potential - self.contact.mass * self.bracket(v)
     }
 
     /// Energy lost in the contact, eq (18): `ΔH_τ = m (v_out² − v_in²)/2`.

@@ -66,9 +66,17 @@ impl Tracer {
     }
 
     fn push(&mut self, v: f64, x: f64, h: f64, d: f64, surface: f64) {
+        if self.keeps_next() {
+            self.store(v, x, h, d, surface);
+        }
+    }
+
+    /// Counts a sample of the trajectory: true when it is one the trace keeps (every
+    /// `stride`-th; the kept points are halved, and the stride doubled, when full).
+    fn keeps_next(&mut self) -> bool {
         self.counter += 1;
         if !(self.counter - 1).is_multiple_of(self.work.stride) {
-            return;
+            return false;
         }
         let w = &mut self.work;
         if w.len == TRACE_POINTS {
@@ -81,10 +89,14 @@ impl Tracer {
             }
             w.len = TRACE_POINTS / 2;
             w.stride *= 2;
-            if !(self.counter - 1).is_multiple_of(w.stride) {
-                return;
-            }
+            return (self.counter - 1).is_multiple_of(w.stride);
         }
+        true
+    }
+
+    /// Stores a point [`keeps_next`](Self::keeps_next) kept.
+    fn store(&mut self, v: f64, x: f64, h: f64, d: f64, surface: f64) {
+        let w = &mut self.work;
         w.v[w.len] = v as f32;
         w.x[w.len] = x as f32;
         w.h[w.len] = h as f32;
@@ -109,13 +121,16 @@ impl Tracer {
             let (h, d) = if g > 0.0 {
                 self.loaded_balance(imp, s, x, v, fs)
             } else {
+                // The potential once: eq (13)'s H and the deviation from eq (12)'s curve
+                // share it (a `powf` each was a tenth of a long contact's sample).
+                let potential = an.contact.potential(x);
                 if imp.in_contact() {
-                    let dev = an.hamiltonian_deviation(x, v).abs();
+                    let dev = an.deviation_from(potential, v).abs();
                     if dev.is_finite() {
                         self.max_dev = self.max_dev.max(dev);
                     }
                 }
-                (an.contact.hamiltonian(x, v) / self.h0, 0.0)
+                ((0.5 * an.contact.mass * v * v + potential) / self.h0, 0.0)
             };
             self.push(v, x, h, d, 0.0);
         }
@@ -151,8 +166,11 @@ impl Tracer {
     ) -> bool {
         if v.is_two_way() {
             // Between a strike's end and the next onset there is nothing to record.
-            match v.two_way().filter(|_| self.recording || s.onset) {
-                Some(view) => self.sample_two_way(&view, s, p, fs),
+            if !(self.recording || s.onset) {
+                return false;
+            }
+            match v.two_way() {
+                Some(view) => self.sample_two_way(v, &view, s, p, fs),
                 None => false,
             }
         } else if let Some(b) = v.bouncer() {
@@ -167,6 +185,7 @@ impl Tracer {
     /// striker is clear of the body (a strike, or a bounce of a train, is over).
     fn sample_two_way(
         &mut self,
+        voice: &Voice,
         t: &TwoWayView,
         s: &BounceSample,
         p: &EngineParams,
@@ -194,7 +213,11 @@ impl Tracer {
         }
         if self.recording {
             self.work.samples += u64::from(t.x_s - t.w > 0.0);
-            self.push(t.v, t.x_s, t.energy / self.h0, 0.0, t.w);
+            // The coupled H (a sum over the modes) only for the points kept.
+            if self.keeps_next() {
+                let h = voice.two_way_energy().unwrap_or(f64::NAN) / self.h0;
+                self.store(t.v, t.x_s, h, 0.0, t.w);
+            }
         }
         if !s.detached {
             return false;

@@ -260,6 +260,10 @@ impl Voice {
     pub fn two_way(&self) -> Option<TwoWayView> {
         self.two_way.as_ref().map(|t| t.view())
     }
+    /// The two-way strike's coupled energy `H`, J (see `TwoWay::energy`).
+    pub fn two_way_energy(&self) -> Option<f64> {
+        self.two_way.as_ref().map(|t| t.energy())
+    }
     pub fn in_contact(&self) -> bool {
         self.bouncer.as_ref().is_some_and(|b| !b.is_done())
             || self.two_way.as_ref().is_some_and(|t| !t.is_done())

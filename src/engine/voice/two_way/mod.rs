@@ -78,8 +78,6 @@ pub struct TwoWayView {
     pub v: f64,
     /// The body's surface under the striker, `w = Σ w_k`, m.
     pub w: f64,
-    /// The coupled system's energy `H` (striker, contact, modes), J.
-    pub energy: f64,
     /// The impact in progress: its speed in, and the contact it latched.
     pub v_in: f64,
     pub contact: Contact,
@@ -167,7 +165,13 @@ impl TwoWay {
         })
     }
 
-    /// The strike as the trace reads it (`H` computed here: only the followed voice's).
+    /// The coupled system's energy `H` (striker, contact, modes), J: a sum over the
+    /// modes, so asked only where the trace keeps a point.
+    pub(super) fn energy(&self) -> f64 {
+        self.run.sys().hamiltonian(&self.run.state)
+    }
+
+    /// The strike as the trace reads it.
     pub(super) fn view(&self) -> TwoWayView {
         let (sys, s) = (self.run.sys(), &self.run.state);
         let (d, _) = s.delta(sys.modes.n);
@@ -175,7 +179,6 @@ impl TwoWay {
             x_s: s.x,
             v: s.v,
             w: s.x - d,
-            energy: sys.hamiltonian(s),
             v_in: self.v_in,
             contact: sys.contact,
             impacts: self.impacts,
