@@ -60,28 +60,44 @@ pub(super) fn tick<const SIDE: bool>(
     tick_bank::<SIDE>(re, im, k, u)
 }
 
-/// `drive.len()` samples of the bank driven by `drive`, writing its mid and side
-/// outputs (all three slices the same length).
+/// What drives a run of the bank, sample by sample.
+pub(super) trait Drive {
+    fn next(&mut self) -> f64;
+}
+
+/// No drive: the bank rings on its own.
+pub(super) struct Silent;
+
+impl Drive for Silent {
+    #[inline(always)]
+    fn next(&mut self) -> f64 {
+        0.0
+    }
+}
+
+/// `mid.len()` samples of the bank driven by `drive`, writing its mid and side outputs
+/// (`side` as long as `mid`). The drive is made in the same loop: the high-pass's tail,
+/// a chain of dependent operations from sample to sample, then runs beside the bank's
+/// independent ones instead of before them.
 #[inline]
 pub(super) fn ring(
     vector: bool,
     re: &mut [f64; MODES],
     im: &mut [f64; MODES],
     k: &Coefs,
-    drive: &[f64],
+    drive: &mut impl Drive,
     mid: &mut [f64],
     side: &mut [f64],
 ) {
-    let samples = drive.iter().zip(mid.iter_mut()).zip(side.iter_mut());
     #[cfg(target_arch = "x86_64")]
     if vector {
         // SAFETY: as in `tick`.
-        unsafe { avx2::run::<true>(re, im, k, samples) };
+        unsafe { avx2::run::<true>(re, im, k, drive, mid, side) };
         return;
     }
     let _ = vector;
-    for ((u, m), s) in samples {
-        (*m, *s) = tick_bank::<true>(re, im, k, *u);
+    for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+        (*m, *s) = tick_bank::<true>(re, im, k, drive.next());
     }
 }
 
@@ -94,8 +110,7 @@ mod avx2 {
 
     const V: usize = MODES / 4;
 
-    /// One sample of a run: its drive, and where its mid and side outputs go.
-    type Sample<'a> = ((&'a f64, &'a mut f64), &'a mut f64);
+    use super::Drive;
 
     /// The bank's coefficients in registers for a run of samples.
     struct Regs {
@@ -180,33 +195,38 @@ mod avx2 {
     /// mid and side outputs; the side 0 without `SIDE`), dispatched on the live groups.
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    pub(super) fn run<'a, const SIDE: bool>(
+    pub(super) fn run<const SIDE: bool>(
         re: &mut [f64; MODES],
         im: &mut [f64; MODES],
         k: &Coefs,
-        samples: impl Iterator<Item = Sample<'a>>,
+        drive: &mut impl Drive,
+        mid: &mut [f64],
+        side: &mut [f64],
     ) {
         match k.live {
-            0 => run_groups::<SIDE, 0>(re, im, k, samples),
-            1 => run_groups::<SIDE, 1>(re, im, k, samples),
-            2 => run_groups::<SIDE, 2>(re, im, k, samples),
-            3 => run_groups::<SIDE, 3>(re, im, k, samples),
-            _ => run_groups::<SIDE, 4>(re, im, k, samples),
+            0 => run_groups::<SIDE, 0>(re, im, k, drive, mid, side),
+            1 => run_groups::<SIDE, 1>(re, im, k, drive, mid, side),
+            2 => run_groups::<SIDE, 2>(re, im, k, drive, mid, side),
+            3 => run_groups::<SIDE, 3>(re, im, k, drive, mid, side),
+            _ => run_groups::<SIDE, 4>(re, im, k, drive, mid, side),
         }
     }
 
     #[inline]
     #[target_feature(enable = "avx2,fma")]
-    fn run_groups<'a, const SIDE: bool, const G: usize>(
+    fn run_groups<const SIDE: bool, const G: usize>(
         re: &mut [f64; MODES],
         im: &mut [f64; MODES],
         k: &Coefs,
-        samples: impl Iterator<Item = Sample<'a>>,
+        drive: &mut impl Drive,
+        mid: &mut [f64],
+        side: &mut [f64],
     ) {
         let r = Regs::of(k);
         let (mut vr, mut vi) = (load(re), load(im));
-        for ((u, m), s) in samples {
-            let (a, b) = step::<SIDE, G>(&mut vr, &mut vi, &r, *u);
+        for (m, s) in mid.iter_mut().zip(side.iter_mut()) {
+            let u = drive.next();
+            let (a, b) = step::<SIDE, G>(&mut vr, &mut vi, &r, u);
             *m = a + k.d * u;
             *s = if SIDE { b + k.sd * u } else { 0.0 };
         }
