@@ -60,7 +60,14 @@ impl Contact {
     /// The Hamiltonian `H = T + V` of a simulated state, eqs (11) and (13).
     #[inline]
     pub fn hamiltonian(&self, x: f64, v: f64) -> f64 {
-        0.5 * self.mass * v * v + self.potential(x)
+        self.hamiltonian_from(self.potential(x), v)
+    }
+
+    /// [`hamiltonian`](Self::hamiltonian) from the potential [`potential`](Self::potential)
+    /// at hand.
+    #[inline]
+    pub fn hamiltonian_from(&self, potential: f64, v: f64) -> f64 {
+        0.5 * self.mass * v * v + potential
     }
 
     /// The analytic quantities of one impact at inbound speed `v_in`.

@@ -5,7 +5,7 @@ use crate::engine::params::EngineParams;
 use crate::engine::trace::{
     BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS,
 };
-use crate::engine::voice::{TwoWayView, Voice};
+use crate::engine::voice::Voice;
 use crate::model::load::SETTLE_ZETA;
 use crate::model::{Analytic, BounceSample, Bouncer, Impact};
 
@@ -130,7 +130,7 @@ impl Tracer {
                         self.max_dev = self.max_dev.max(dev);
                     }
                 }
-                ((0.5 * an.contact.mass * v * v + potential) / self.h0, 0.0)
+                (an.contact.hamiltonian_from(potential, v) / self.h0, 0.0)
             };
             self.push(v, x, h, d, 0.0);
         }
@@ -169,10 +169,7 @@ impl Tracer {
             if !(self.recording || s.onset) {
                 return false;
             }
-            match v.two_way() {
-                Some(view) => self.sample_two_way(v, &view, s, p, fs),
-                None => false,
-            }
+            self.sample_two_way(v, s, p, fs)
         } else if let Some(b) = v.bouncer() {
             self.sample(b, s, p, fs)
         } else {
@@ -180,17 +177,19 @@ impl Tracer {
         }
     }
 
-    /// Records one sample of the followed voice's two-way strike, seen as `t` after a
+    /// Records one sample of the followed voice's two-way strike `voice` after a
     /// sample that did `s`. Returns true when the trace should be published: when the
     /// striker is clear of the body (a strike, or a bounce of a train, is over).
     fn sample_two_way(
         &mut self,
         voice: &Voice,
-        t: &TwoWayView,
         s: &BounceSample,
         p: &EngineParams,
         fs: f64,
     ) -> bool {
+        let Some(t) = voice.two_way() else {
+            return false;
+        };
         if s.onset {
             self.restitution = crate::engine::physical::restitution_of(p);
             if self.v_first == 0.0 {

@@ -361,12 +361,6 @@ impl ModalBody {
     }
 }
 
-#[cfg(test)]
-mod tests;
-
-#[cfg(test)]
-mod simd_tests;
-
 /// The drive high-pass's output for a held force (0: its tail), as a run of the bank
 /// reads it.
 struct Driven<'a> {
@@ -380,3 +374,9 @@ impl simd::Drive for Driven<'_> {
         self.hp.tick(self.held)
     }
 }
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod simd_tests;
