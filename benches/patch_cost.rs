@@ -29,16 +29,11 @@ const RETIME_OVER: f64 = 2.0;
 /// The bound every patch must keep: its render within this many times the default's.
 const BOUND: f64 = 8.0;
 
-/// Renders `notes` (key, velocity) one every `SECONDS / NOTES` on `p`: the seconds the
-/// render took, and whether every sample was finite.
-fn play(p: &EngineParams, notes: &[(u8, f32)]) -> (f64, bool) {
-    let (t, finite, _) = play_counting(p, notes, 1);
-    (t, finite)
-}
-
-/// [`play`], and how many of its notes' trains were cut on their work budgets (rigid
-/// and two-way: `Engine::train_cuts`, `Engine::two_way_cuts`); the timed play is
-/// repeated `times` over (from a reset) and its least time kept.
+/// Renders `notes` (key, velocity) one every `SECONDS / NOTES` on `p`, `times` over
+/// (from a reset, in one engine, so that the level entries are made once): the least
+/// of the plays' seconds, whether every sample was finite, and how many of the first
+/// play's trains were cut on their work budgets (rigid and two-way:
+/// `Engine::train_cuts`, `Engine::two_way_cuts`).
 fn play_counting(p: &EngineParams, notes: &[(u8, f32)], times: usize) -> (f64, bool, usize) {
     let mut e = Engine::new(FS);
     e.set_params(p);
@@ -89,13 +84,6 @@ fn render(e: &mut Engine, notes: &[(u8, f32)], check: bool) -> bool {
         at += n;
     }
     finite
-}
-
-/// The least of `n` plays' times, and whether all were finite.
-fn least_of(n: usize, p: &EngineParams, notes: &[(u8, f32)]) -> (f64, bool) {
-    (0..n)
-        .map(|_| play(p, notes))
-        .fold((f64::INFINITY, true), |(t, f), (u, g)| (t.min(u), f && g))
 }
 
 fn describe(p: &EngineParams) -> String {
@@ -152,14 +140,14 @@ fn main() {
     let start = Instant::now();
     for (i, (p, notes)) in cases.iter().enumerate() {
         let notes = &notes[..NOTES];
-        let (base, _) = least_of(3, &EngineParams::default(), notes);
+        let (base, _, _) = play_counting(&EngineParams::default(), notes, 3);
         let (mut t, mut finite, cuts) = play_counting(p, notes, 1);
         if cuts > 0 {
             cut_patches += 1;
             cut_trains += cuts;
         }
         if t > RETIME_OVER * base {
-            let (u, g) = least_of(2, p, notes);
+            let (u, g, _) = play_counting(p, notes, 2);
             t = t.min(u);
             finite &= g;
         }
