@@ -18,10 +18,10 @@ block, not the glide.
 
 PARAMS (comma-separated) and NOTES choose what sweeps and how many notes it strikes.
 """
-import os, sys, time
+import os, sys
 import mido, numpy as np, pedalboard
-from host_idle import settle
-from host_knob_level import param_name, start_patch
+from host_idle import Pacer, settle
+from host_knob_level import paced, param_name, start_patch
 
 BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
 FS = int(os.environ.get("FS", "48000"))
@@ -32,21 +32,6 @@ NOTES = int(os.environ.get("NOTES", "8"))
 NOTE_S = 0.2
 PARAMS = os.environ.get(
     "PARAMS", "brightness,body_pitch,strike_position,body,decay,mass,hardness").split(",")
-
-
-class Pacer:
-    """Hands blocks over no sooner than a DAW would: the wall clock keeps pace."""
-
-    def __init__(self):
-        self.t0, self.n = time.monotonic(), 0
-
-    def block(self, p, events):
-        wait = self.t0 + self.n * BLOCK / FS - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
-        self.n += 1
-        return p(events, duration=BLOCK / FS, sample_rate=FS, num_channels=2,
-                 buffer_size=BLOCK, reset=False)
 
 
 def strike():
@@ -61,7 +46,7 @@ def set_raw(param, x):
 
 def sweep(p, param):
     """The automated run: returns each note's (normalised value at its strike, peak)."""
-    pace = Pacer()
+    pace = Pacer(FS, BLOCK)
     blocks_between = int(STRIKE * FS / BLOCK)
     blocks_note = int(NOTE_S * FS / BLOCK)
     total = NOTES * blocks_between
@@ -73,7 +58,7 @@ def sweep(p, param):
         if i % blocks_between == blocks_between - blocks_note - 1:
             p.reset()
             events, value, peak = strike(), param.raw_value, 0.0
-        y = pace.block(p, events)
+        y = pace.play(p, events)
         if value is not None:
             peak = max(peak, float(np.abs(y).max()))
             if i % blocks_between == blocks_between - 1:
@@ -84,13 +69,10 @@ def sweep(p, param):
 
 def settled_peak(p, param, x):
     set_raw(param, x)
-    Pacer().block(p, [])
+    paced(p, [], BLOCK / FS, BLOCK)
     settle(0.3, 0.005)
     p.reset()
-    pace, peak = Pacer(), 0.0
-    for i in range(int(NOTE_S * FS / BLOCK)):
-        peak = max(peak, float(np.abs(pace.block(p, strike() if i == 0 else [])).max()))
-    return peak
+    return float(np.abs(paced(p, strike(), NOTE_S, BLOCK)).max())
 
 
 def main():
@@ -103,7 +85,7 @@ def main():
         param = p.parameters[param_name(p, name)]
         start = param.raw_value
         set_raw(param, 0.02)
-        Pacer().block(p, strike())
+        paced(p, strike(), BLOCK / FS, BLOCK)
         settle(0.3, 0.005)
         for x, under in sweep(p, param):
             settled = settled_peak(p, param, x)

@@ -13,9 +13,9 @@ START sets the patch the moves start from, as parameter=value pairs in plain uni
     .venv/bin/python benches/host_knob_level.py
     START="body=Bell,hardness=10,bouncing=On" FS=192000 .venv/bin/python benches/host_knob_level.py
 """
-import os, sys, time
+import os, sys
 import mido, numpy as np, pedalboard
-from host_idle import settle
+from host_idle import Pacer, settle
 
 BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
 FS = int(os.environ.get("FS", "48000"))
@@ -35,18 +35,11 @@ MOVES = [
 
 
 def paced(p, events, seconds, block):
-    """Plays `seconds` in blocks of `block`, each handed over no sooner than a DAW
-    would (the wall clock keeps pace with the audio); `events` go in the first block."""
-    out, t0, n = [], time.monotonic(), int(round(seconds * FS / block))
-    for i in range(n):
-        due = t0 + i * block / FS
-        wait = due - time.monotonic()
-        if wait > 0:
-            time.sleep(wait)
-        y = p(events if i == 0 else [], duration=block / FS, sample_rate=FS,
-              num_channels=2, buffer_size=block, reset=False)
-        out.append(y)
-    return np.concatenate(out, axis=1)
+    """Plays `seconds` in blocks of `block` at a DAW's pace; `events` go in the first
+    block."""
+    pace = Pacer(FS, block)
+    n = int(round(seconds * FS / block))
+    return np.concatenate([pace.play(p, events if i == 0 else []) for i in range(n)], axis=1)
 
 
 def strike_peak(p, block):
