@@ -122,22 +122,19 @@ pub fn solve_am1(
         let slope = 1.0 + drag * c1 + c.k * (c.alpha * xa_pow / x * c2 * damp + xa_pow * c.mu * c1);
         (g, slope, spring)
     };
-    let (mut lo, mut hi) = (-xa / c2, 0.0);
-    let (g_hi, _, _) = g_and_slope(hi);
-    if g_hi <= 0.0 {
-        // Past v_lim (1 + μv < 0), or where a load outweighs the spring, the force
-        // pushes inward: widen the bracket upward.
-        let mut step = xa.max(1.0) / c2;
-        hi = step;
-        let mut tries = 0;
-        while g_and_slope(hi).0 <= 0.0 && tries < 64 {
-            lo = hi;
-            step *= 2.0;
-            hi += step;
-            tries += 1;
-        }
+    // The bracket's top is `f = 0` while `G(0) > 0`, the usual case. Checking it costs
+    // an evaluation, so it is checked only when it matters: when `f_start` is not
+    // inside, or when a Newton step leaves through the top (an inward-pushing load or
+    // `1 + μv < 0` shows up there, since every iterate below the top then has `G < 0`).
+    let mut b = Bracket {
+        lo: -xa / c2,
+        hi: 0.0,
+    };
+    let mut top_checked = false;
+    if !(f_start > b.lo && f_start < b.hi) {
+        b = checked_top(&mut g_and_slope, b, xa, c2);
+        top_checked = true;
     }
-    let mut b = Bracket { lo, hi };
     let mut f = b.inside_or_mid(f_start);
     let mut iters = 0;
     while iters < MAX_ITERS {
@@ -147,7 +144,12 @@ pub fn solve_am1(
             break;
         }
         b.narrow(f, g < 0.0);
-        let next = b.step(f, g, slope);
+        let newton = f - g / slope;
+        if !top_checked && (newton >= b.hi || newton.is_nan()) {
+            b = checked_top(&mut g_and_slope, b, xa, c2);
+            top_checked = true;
+        }
+        let next = b.inside_or_mid(newton);
         // Relative to the force, or to `k x^α` where `1 + μv` has cancelled to nearly 0
         // (the creeping exit of a heavily damped contact): there `G` itself is only
         // known to the rounding of `k x^α`, and a relative step would never be reached.
@@ -159,4 +161,28 @@ pub fn solve_am1(
     }
     stats.record(iters);
     f
+}
+
+/// The bracket with its top `f = 0` checked: kept where `G(0) > 0`, else widened
+/// upward from 0. Past v_lim (`1 + μv < 0`), or where a load outweighs the spring,
+/// the force pushes inward and the root lies above 0.
+fn checked_top(
+    g_and_slope: &mut impl FnMut(f64) -> (f64, f64, f64),
+    b: Bracket,
+    xa: f64,
+    c2: f64,
+) -> Bracket {
+    if g_and_slope(0.0).0 > 0.0 {
+        return b;
+    }
+    let mut step = xa.max(1.0) / c2;
+    let (mut lo, mut hi) = (0.0, step);
+    let mut tries = 0;
+    while g_and_slope(hi).0 <= 0.0 && tries < 64 {
+        lo = hi;
+        step *= 2.0;
+        hi += step;
+        tries += 1;
+    }
+    Bracket { lo, hi }
 }
