@@ -26,25 +26,29 @@ BLOCK = int(os.environ.get("BLOCK", "512"))
 CHUNK_BLOCKS, CHUNKS = round(93 * 512 / BLOCK), 20
 
 def msgs(humanized):
+    """The storm's events as (sample, message): note-ons at each block's first sample,
+    their note-offs 0.9 of a block later."""
     rng = random.Random(7)
-    out, t, step = [], 0.0, BLOCK / FS
+    out = []
     chord = sorted(rng.sample(range(36, 96), 16))
     vels = [rng.randint(60, 127) for _ in range(16)]
-    while t < DUR - 0.05:
+    for b in range(int((DUR - 0.05) * FS / BLOCK) + 1):
         keys = sorted(rng.sample(range(24, 108), 16)) if humanized else chord
         for k, v in zip(keys, vels):
-            out.append(mido.Message("note_on", note=k, velocity=v, time=t))
+            out.append((b * BLOCK, mido.Message("note_on", note=k, velocity=v)))
         for k in keys:
-            out.append(mido.Message("note_off", note=k, velocity=0, time=t + step * 0.9))
-        t += step
+            out.append((b * BLOCK + round(0.9 * BLOCK), mido.Message("note_off", note=k, velocity=0)))
     return out
 
 def chunks(m):
-    """The song cut at chunk boundaries, each chunk's events timed from its start."""
-    length = CHUNK_BLOCKS * BLOCK / FS
+    """The song cut at chunk boundaries, each chunk's events timed from its start. The
+    cut is made on whole samples and each time is a quarter sample past its sample: a
+    time summed in seconds lands a sample early or in the next chunk, where pedalboard
+    loses it."""
+    length = CHUNK_BLOCKS * BLOCK
     for i in range(CHUNKS):
         a, b = i * length, (i + 1) * length
-        yield [x.copy(time=x.time - a) for x in m if a <= x.time < b], length
+        yield [x.copy(time=(n - a + 0.25) / FS) for n, x in m if a <= n < b], length / FS
 
 audio = CHUNKS * CHUNK_BLOCKS * BLOCK / FS
 for hardness in (10.0, None):
@@ -62,7 +66,7 @@ for hardness in (10.0, None):
             p.hardness_ms = hardness
         m = msgs(humanized)
         parts = list(chunks(m))
-        p(m[:32], duration=0.05, sample_rate=FS, num_channels=2, buffer_size=BLOCK)
+        p([x.copy(time=(n + 0.25) / FS) for n, x in m[:32]], duration=0.05, sample_rate=FS, num_channels=2, buffer_size=BLOCK)
         settle()
         best = 1e9
         for _ in range(2):

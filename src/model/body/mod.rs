@@ -270,11 +270,15 @@ impl ModalBody {
         if held == 0.0 && self.drive.is_quiet() {
             simd::ring(self.vector, re, im, k, &mut simd::Silent, mid, side);
         } else {
-            let mut drive = Driven {
-                hp: &mut self.drive,
-                held,
-            };
-            simd::ring(self.vector, re, im, k, &mut drive, mid, side);
+            // The drive's samples first (copied from its spans), then the bank reading
+            // them: nothing in the bank's loop waits on the drive.
+            let mut u = [0.0; DRIVE_RUN];
+            for (mid, side) in mid.chunks_mut(DRIVE_RUN).zip(side.chunks_mut(DRIVE_RUN)) {
+                let u = &mut u[..mid.len()];
+                self.drive.fill(held, u);
+                let mut drive = Driven { u, at: 0 };
+                simd::ring(self.vector, re, im, k, &mut drive, mid, side);
+            }
         }
     }
 
@@ -361,17 +365,22 @@ impl ModalBody {
     }
 }
 
-/// The drive high-pass's output for a held force (0: its tail), as a run of the bank
-/// reads it.
+/// Samples of the drive made at a time for a run of the bank.
+const DRIVE_RUN: usize = 32;
+
+/// The drive high-pass's output for a held force (0: its tail), made ahead of the
+/// bank's run and read by it.
 struct Driven<'a> {
-    hp: &'a mut DriveHighpass,
-    held: f64,
+    u: &'a [f64],
+    at: usize,
 }
 
 impl simd::Drive for Driven<'_> {
     #[inline(always)]
     fn next(&mut self) -> f64 {
-        self.hp.tick(self.held)
+        let u = self.u.get(self.at).copied().unwrap_or(0.0);
+        self.at += 1;
+        u
     }
 }
 

@@ -19,6 +19,8 @@
 
 use std::f64::consts::PI;
 
+mod span;
+
 /// The cutoff sits this far below the lowest mode (half an octave).
 pub const CUTOFF_RATIO: f64 = 0.7;
 /// The dampings `2R = 1/Q` of the two sections of a 4th-order Butterworth:
@@ -54,6 +56,11 @@ pub struct DriveHighpass {
     leak_q: f64,
     /// A cutoff set and no leak now or to come: the sample's sections, nothing else.
     plain: bool,
+    /// The input of the last sample: a force held from one sample to the next is
+    /// played a span at a time (see `span`).
+    last_x: f64,
+    /// The span being played, and the maps that make one.
+    span: span::Span,
 }
 
 /// One section's sample without a leak, `hp = h (x − a s₁ − s₂)`, `s₁ += 2g hp`,
@@ -95,6 +102,8 @@ impl Default for DriveHighpass {
             leak_target: 1.0,
             leak_q: 1.0,
             plain: false,
+            last_x: 0.0,
+            span: span::Span::default(),
         }
     }
 }
@@ -103,6 +112,7 @@ impl DriveHighpass {
     /// Sets the cutoff half an octave below `lowest_mode` Hz at `fs` (the state carries on).
     /// A lowest mode that is not a positive finite frequency passes the force through.
     pub fn tune(&mut self, lowest_mode: f64, fs: f64) {
+        self.settle();
         let fc = CUTOFF_RATIO * lowest_mode;
         if fc.is_finite() && fc > 0.0 && fs > 0.0 {
             let g = (PI * fc.min(0.45 * fs) / fs).tan();
@@ -116,6 +126,7 @@ impl DriveHighpass {
                 leak: self.leak,
                 leak_target: self.leak_target,
                 leak_q: self.leak_q,
+                last_x: self.last_x,
                 ..Self::default()
             };
         }
@@ -130,6 +141,7 @@ impl DriveHighpass {
     /// body), the leak coming on geometrically over `ramp` samples: no step, and no
     /// tail that outlasts the damped modes. `INFINITY` undoes it at once.
     pub fn damp(&mut self, t60: f64, fs: f64, ramp: u32) {
+        self.settle();
         if t60.is_finite() && t60 > 0.0 && fs > 0.0 {
             self.leak_target = (-(1000f64.ln()) / (t60 * fs)).exp();
             self.leak_q = (self.leak_target / self.leak).powf(1.0 / ramp.max(1) as f64);
@@ -144,18 +156,31 @@ impl DriveHighpass {
     /// Forgets the force heard so far.
     pub fn reset(&mut self) {
         self.s = [[0.0; 2]; 2];
+        self.span.stop();
     }
 
     /// True when nothing is left of the force heard so far: with no new force the
     /// output is exactly 0 ([`tick`](Self::tick) of 0 returns 0).
     #[inline]
     pub fn is_quiet(&self) -> bool {
-        self.g == 0.0 || self.s == [[0.0; 2]; 2]
+        self.g == 0.0 || (self.s == [[0.0; 2]; 2] && !self.span.is_live())
     }
 
     /// One sample of the high-passed force.
     #[inline(always)]
     pub fn tick(&mut self, x: f64) -> f64 {
+        // A force held since the last sample: its span, made a span at a time.
+        if self.span.is_live() {
+            if let Some(y) = self.span_next(x) {
+                return y;
+            }
+            self.settle();
+        }
+        let held = x == self.last_x;
+        self.last_x = x;
+        if held && self.plain && (x != 0.0 || self.s != [[0.0; 2]; 2]) {
+            return self.start_span(x);
+        }
         // A force on a body with no hand on it (every contact sample): the sections
         // alone, which is all the general sample below does then.
         if self.plain && x != 0.0 {
@@ -169,15 +194,23 @@ impl DriveHighpass {
     /// add, and on the other state through one more add.
     #[inline(always)]
     fn steps(&mut self, x: f64) -> f64 {
+        let (y, s) = self.map(self.s, x);
+        self.s = s;
+        y
+    }
+
+    /// The sections' sample from states `s` on input `x`: the output and the next states.
+    #[inline(always)]
+    fn map(&self, mut s: [[f64; 2]; 2], x: f64) -> (f64, [[f64; 2]; 2]) {
         let mut y = x;
-        for ([s1, s2], m) in self.s.iter_mut().zip(&self.step) {
+        for ([s1, s2], m) in s.iter_mut().zip(&self.step) {
             let (a, b) = (*s1, *s2);
             let hp = m.o[0] * a + (m.o[1] * b + m.o[2] * y);
             *s1 = m.c1[0] * a + (m.c1[1] * b + m.c1[2] * y);
             *s2 = m.c2[1] * b + (m.c2[0] * a + m.c2[2] * y);
             y = hp;
         }
-        y
+        (y, s)
     }
 
     /// The two sections on `x`, their integrators decaying by the leak (a hand on the
@@ -224,118 +257,4 @@ impl DriveHighpass {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Gain at `f` Hz, measured on a steady sine, for a lowest mode at `mode` Hz.
-    fn gain(f: f64, mode: f64, fs: f64) -> f64 {
-        let mut hp = DriveHighpass::default();
-        hp.tune(mode, fs);
-        let n = (fs * 2.0) as usize;
-        let mut peak = 0.0f64;
-        for i in 0..n {
-            let y = hp.tick((2.0 * PI * f * i as f64 / fs).sin());
-            if i > n / 2 {
-                peak = peak.max(y.abs());
-            }
-        }
-        peak
-    }
-
-    #[test]
-    fn butterworth_half_an_octave_below_the_lowest_mode_at_every_rate() {
-        let fc = CUTOFF_RATIO * 440.0;
-        for fs in [44_100.0, 96_000.0, 192_000.0] {
-            // |H| = (f/fc)⁴ / √(1 + (f/fc)⁸).
-            let r4 = (440.0 / fc).powi(4);
-            let at_mode = gain(440.0, 440.0, fs);
-            assert!(
-                (at_mode - r4 / (1.0 + r4 * r4).sqrt()).abs() < 2e-3,
-                "{fs}: {at_mode}"
-            );
-            // At the cutoff: −3 dB.
-            let at_fc = gain(fc, 440.0, fs);
-            assert!((at_fc - 0.5f64.sqrt()).abs() < 2e-3, "{fs}: {at_fc}");
-            // Two octaves below the cutoff: 4⁻⁴, −48 dB.
-            let low = gain(fc / 4.0, 440.0, fs);
-            assert!((low / 0.25f64.powi(4) - 1.0).abs() < 0.01, "{fs}: {low}");
-        }
-    }
-
-    #[test]
-    fn a_damped_drive_lets_its_tail_die() {
-        let fs = 48_000.0;
-        let tail = |t60: f64| {
-            let mut hp = DriveHighpass::default();
-            hp.tune(440.0, fs);
-            hp.damp(t60, fs, 1);
-            // A 2 ms push, then how much of it still comes out 20 ms later.
-            (0..(0.022 * fs) as usize)
-                .map(|i| hp.tick(if i < 96 { 1.0 } else { 0.0 }))
-                .skip((0.02 * fs) as usize)
-                .fold(0f64, |m, y| m.max(y.abs()))
-        };
-        let (free, damped) = (tail(f64::INFINITY), tail(0.005));
-        assert!(damped < 1e-3 * free, "{damped:e} vs {free:e}");
-    }
-
-    /// The hand's leak acts while the force still pushes, not only on its tail.
-    #[test]
-    fn a_hand_damps_the_force_while_it_pushes() {
-        let fs = 48_000.0;
-        let (mut free, mut damped) = (DriveHighpass::default(), DriveHighpass::default());
-        free.tune(440.0, fs);
-        damped.tune(440.0, fs);
-        damped.damp(0.005, fs, 1);
-        let push = |hp: &mut DriveHighpass| (0..200).map(|i| hp.tick(1.0 + i as f64)).sum();
-        let (a, b): (f64, f64) = (push(&mut free), push(&mut damped));
-        assert!((a - b).abs() > 1e-3 * a.abs(), "{a} {b}");
-        // Undamped again: the plain sections, as before the hand.
-        let mut undone = damped;
-        undone.damp(f64::INFINITY, fs, 1);
-        assert!(undone.plain && !damped.plain);
-    }
-
-    /// The linear maps are the trapezoidal sections: within rounding of the textbook
-    /// sample (`hp`, then `s₁ += 2g hp`, `s₂ += 2g bp`) over a second of noise, from
-    /// the lowest cutoff at the highest rate to the highest, and through a retune.
-    #[test]
-    fn the_maps_are_the_trapezoidal_sections() {
-        for (mode, fs) in [(20.0, 384_000.0), (440.0, 48_000.0), (20_000.0, 44_100.0)] {
-            let mut hp = DriveHighpass::default();
-            hp.tune(mode, fs);
-            let (mut s, mut noise, mut worst, mut peak) = ([[0.0f64; 2]; 2], 1u64, 0f64, 0f64);
-            for n in 0..fs as usize {
-                if n == fs as usize / 2 {
-                    hp.tune(mode * 1.5, fs);
-                }
-                noise = noise
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                let x = (noise >> 11) as f64 / (1u64 << 53) as f64 - 0.5;
-                let mut y = x;
-                for (i, [s1, s2]) in s.iter_mut().enumerate() {
-                    let h = (y - hp.a[i] * *s1 - *s2) * hp.h[i];
-                    let bp = hp.g * h + *s1;
-                    *s1 = bp + hp.g * h;
-                    *s2 += hp.g2 * bp;
-                    y = h;
-                }
-                let got = hp.tick(x);
-                worst = worst.max((got - y).abs());
-                peak = peak.max(y.abs());
-            }
-            assert!(
-                worst < 1e-12 * peak,
-                "{mode} Hz at {fs}: {worst:e} of {peak:e}"
-            );
-        }
-    }
-
-    #[test]
-    fn no_lowest_mode_passes_through() {
-        let mut hp = DriveHighpass::default();
-        hp.tune(f64::NAN, 48_000.0);
-        assert_eq!(hp.tick(0.25), 0.25);
-    }
-}
+mod tests;
