@@ -44,6 +44,11 @@ def msgs(humanized):
             out.append((b * BLOCK + round(0.9 * BLOCK), mido.Message("note_off", note=k, velocity=0)))
     return out
 
+def timed(events, start):
+    """`(sample, message)` events as messages timed in seconds from sample `start`, a
+    quarter sample past their own."""
+    return [x.copy(time=(n - start + 0.25) / FS) for n, x in events]
+
 def chunks(m):
     """The song cut at chunk boundaries, each chunk's events timed from its start. The
     cut is made on whole samples and each time is a quarter sample past its sample: a
@@ -54,7 +59,7 @@ def chunks(m):
     for i in range(CHUNKS):
         a, b = i * length, (i + 1) * length
         part = m[bisect.bisect_left(starts, a):bisect.bisect_left(starts, b)]
-        yield [x.copy(time=(n - a + 0.25) / FS) for n, x in part], length / FS
+        yield timed(part, a), length / FS
 
 audio = CHUNKS * CHUNK_BLOCKS * BLOCK / FS
 for hardness in (10.0, None):
@@ -72,7 +77,7 @@ for hardness in (10.0, None):
             p.hardness_ms = hardness
         m = msgs(humanized)
         parts = list(chunks(m))
-        p([x.copy(time=(n + 0.25) / FS) for n, x in m[:32]], duration=0.05, sample_rate=FS, num_channels=2, buffer_size=BLOCK)
+        p(timed(m[:32], 0), duration=0.05, sample_rate=FS, num_channels=2, buffer_size=BLOCK)
         settle()
         best = 1e9
         for _ in range(2):

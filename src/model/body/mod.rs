@@ -276,7 +276,7 @@ impl ModalBody {
             for (mid, side) in mid.chunks_mut(DRIVE_RUN).zip(side.chunks_mut(DRIVE_RUN)) {
                 let u = &mut u[..mid.len()];
                 self.drive.fill(held, u);
-                let mut drive = Driven { u, at: 0 };
+                let mut drive = Driven(u.iter());
                 simd::ring(self.vector, re, im, k, &mut drive, mid, side);
             }
         }
@@ -370,17 +370,12 @@ const DRIVE_RUN: usize = 32;
 
 /// The drive high-pass's output for a held force (0: its tail), made ahead of the
 /// bank's run and read by it.
-struct Driven<'a> {
-    u: &'a [f64],
-    at: usize,
-}
+struct Driven<'a>(std::slice::Iter<'a, f64>);
 
 impl simd::Drive for Driven<'_> {
     #[inline(always)]
     fn next(&mut self) -> f64 {
-        let u = self.u.get(self.at).copied().unwrap_or(0.0);
-        self.at += 1;
-        u
+        self.0.next().copied().unwrap_or(0.0)
     }
 }
 

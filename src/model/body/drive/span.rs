@@ -182,9 +182,7 @@ impl DriveHighpass {
         sp.q = q;
         sp.made_for = self.g;
     }
-}
 
-impl DriveHighpass {
     /// `out.len()` samples of a constant force `x`: the samples [`tick`](Self::tick)
     /// would give one by one, the live spans' stretches copied whole, so that a bank
     /// ringing with the force reads them from memory instead of making them in its
