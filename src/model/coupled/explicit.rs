@@ -8,6 +8,7 @@
 //! multiply–adds over the modes, the sums for the compression among them.
 
 use super::system::{Coupled, LANES, ModeCoefs, State, total};
+use crate::model::alpha_pow::AlphaPow;
 use crate::model::body::MODES;
 
 /// Accelerations of the striker and the modes, and the contact force they came from.
@@ -30,14 +31,15 @@ impl Accel {
 impl Coupled {
     /// `ẍ_s = −F/m`, `ẅ_k = F/m_k − ω_k² w_k − 2σ_k ẇ_k` at a state.
     pub fn accel(&self, s: &State) -> Accel {
-        self.accel_with(&ModeCoefs::new(&self.modes, 0.0), s)
+        let pow = AlphaPow::new(self.contact.alpha);
+        self.accel_with(&ModeCoefs::new(&self.modes, 0.0), &pow, s)
     }
 
     /// [`accel`](Self::accel) with the modes' constants at hand.
     #[inline(always)]
-    pub(super) fn accel_with(&self, k: &ModeCoefs, s: &State) -> Accel {
+    pub(super) fn accel_with(&self, k: &ModeCoefs, pow: &AlphaPow, s: &State) -> Accel {
         let (d, dr) = s.delta(self.modes.n);
-        let f = self.force(d, dr);
+        let f = self.force_with(pow, d, dr);
         let mut a = Accel {
             striker: -f / self.contact.mass,
             modes: [0.0; MODES],
@@ -53,7 +55,14 @@ impl Coupled {
     /// half-step velocity, which they then complete; `a` becomes `a_{n+1}`. Returns the
     /// compression at the new positions.
     #[inline(always)]
-    pub(super) fn verlet_step(&self, k: &ModeCoefs, s: &mut State, a: &mut Accel, h: f64) -> f64 {
+    pub(super) fn verlet_step(
+        &self,
+        k: &ModeCoefs,
+        pow: &AlphaPow,
+        s: &mut State,
+        a: &mut Accel,
+        h: f64,
+    ) -> f64 {
         let (hh, h2) = (0.5 * h * h, 0.5 * h);
         s.x = s.x + h * s.v + hh * a.striker;
         s.v += h2 * a.striker;
@@ -68,7 +77,7 @@ impl Coupled {
             }
         }
         let d = s.x - total(&sw);
-        let f = self.force(d, s.v - total(&su));
+        let f = self.force_with(pow, d, s.v - total(&su));
         a.striker = -f / self.contact.mass;
         a.force = f;
         s.v += h2 * a.striker;
@@ -87,7 +96,14 @@ impl Coupled {
     /// accelerations at the predicted state, the next step's `a_n`. Returns the
     /// compression at the new positions.
     #[inline(always)]
-    pub(super) fn heun_step(&self, k: &ModeCoefs, s: &mut State, a: &mut Accel, h: f64) -> f64 {
+    pub(super) fn heun_step(
+        &self,
+        k: &ModeCoefs,
+        pow: &AlphaPow,
+        s: &mut State,
+        a: &mut Accel,
+        h: f64,
+    ) -> f64 {
         let h2 = 0.5 * h;
         let v_pred = s.v + h * a.striker;
         s.x += h2 * (s.v + v_pred);
@@ -103,7 +119,7 @@ impl Coupled {
             }
         }
         let d = s.x - total(&sw);
-        let f = self.force(d, v_pred - total(&su));
+        let f = self.force_with(pow, d, v_pred - total(&su));
         let striker = -f / self.contact.mass;
         s.v += h2 * (a.striker + striker);
         a.striker = striker;
@@ -120,7 +136,7 @@ impl Coupled {
     }
 
     /// Classical RK4, eq (26), on `(x, v)` of striker and modes.
-    pub(super) fn rk4_step(&self, k: &ModeCoefs, s: &mut State, h: f64) {
+    pub(super) fn rk4_step(&self, k: &ModeCoefs, pow: &AlphaPow, s: &mut State, h: f64) {
         let n = k.lanes;
         let stage = |base: &State, a: &Accel, from: &State, c: f64| {
             let mut t = *base;
@@ -132,13 +148,13 @@ impl Coupled {
             }
             t
         };
-        let k1 = self.accel_with(k, s);
+        let k1 = self.accel_with(k, pow, s);
         let s2 = stage(s, &k1, s, 0.5 * h);
-        let k2 = self.accel_with(k, &s2);
+        let k2 = self.accel_with(k, pow, &s2);
         let s3 = stage(s, &k2, &s2, 0.5 * h);
-        let k3 = self.accel_with(k, &s3);
+        let k3 = self.accel_with(k, pow, &s3);
         let s4 = stage(s, &k3, &s3, h);
-        let k4 = self.accel_with(k, &s4);
+        let k4 = self.accel_with(k, pow, &s4);
         const SIXTH: f64 = 1.0 / 6.0;
         let (x, v) = (s.x, s.v);
         s.x = x + h * (v + 2.0 * s2.v + 2.0 * s3.v + s4.v) * SIXTH;

@@ -4,6 +4,7 @@
 use super::explicit::Accel;
 use super::simd;
 use super::system::{Coupled, ModeCoefs, State, TwoWayMethod};
+use crate::model::alpha_pow::AlphaPow;
 use crate::model::newton::NewtonStats;
 use crate::model::scheme::Method;
 
@@ -38,6 +39,8 @@ pub struct CoupledRun {
     /// The modes' constants at the step `h` (made once: see `set_contact` for the one
     /// part of the system a run may change).
     coefs: ModeCoefs,
+    /// `δ^α` for the contact's `α` (made once: `AlphaPow`).
+    pow: AlphaPow,
     h: f64,
     substeps: u32,
     accel: Accel,
@@ -73,7 +76,26 @@ impl CoupledRun {
         fs: f64,
         substeps: u32,
     ) -> Option<Self> {
+        let pow = AlphaPow::new(sys.contact.alpha);
+        Self::with_pow(sys, method, v_in, fs, substeps, &pow)
+    }
+
+    /// [`with_substeps`](Self::with_substeps) with the power's tables at hand (a voice
+    /// keeps them between strikes); tables made for another `α` are made anew.
+    pub fn with_pow(
+        sys: Coupled,
+        method: TwoWayMethod,
+        v_in: f64,
+        fs: f64,
+        substeps: u32,
+        pow: &AlphaPow,
+    ) -> Option<Self> {
         let c = sys.contact;
+        let pow = if pow.alpha() == c.alpha {
+            *pow
+        } else {
+            AlphaPow::new(c.alpha)
+        };
         let valid = [c.k, c.alpha, c.mass, v_in, fs]
             .iter()
             .all(|p| p.is_finite() && *p > 0.0)
@@ -89,6 +111,7 @@ impl CoupledRun {
             method,
             state,
             coefs: ModeCoefs::new(&sys.modes, 1.0 / fs / substeps as f64),
+            pow,
             h: 1.0 / fs / substeps as f64,
             substeps,
             accel: Accel::ZERO,
@@ -133,7 +156,7 @@ impl CoupledRun {
     pub fn set_state(&mut self, s: State) {
         self.state = s;
         self.state.rest_past(self.sys.modes.n);
-        self.accel = self.sys.accel_with(&self.coefs, &self.state);
+        self.accel = self.sys.accel_with(&self.coefs, &self.pow, &self.state);
         self.dg_last = 0.0;
         self.in_contact = self.state.delta(self.sys.modes.n).0 > 0.0;
     }
@@ -158,7 +181,7 @@ impl CoupledRun {
     /// discrete gradient: over the step) and the compression at its end.
     #[inline(always)]
     fn step(&mut self) -> (f64, f64) {
-        let (sys, h, k) = (&self.sys, self.h, &self.coefs);
+        let (sys, h, k, pow) = (&self.sys, self.h, &self.coefs, &self.pow);
         let p0 = if self.energy {
             sys.dissipation_power(&self.state)
         } else {
@@ -166,15 +189,15 @@ impl CoupledRun {
         };
         let d = match self.method {
             TwoWayMethod::Paper(Method::Verlet) => {
-                sys.verlet_step(k, &mut self.state, &mut self.accel, h)
+                sys.verlet_step(k, pow, &mut self.state, &mut self.accel, h)
             }
             TwoWayMethod::Paper(Method::Heun) => {
-                sys.heun_step(k, &mut self.state, &mut self.accel, h)
+                sys.heun_step(k, pow, &mut self.state, &mut self.accel, h)
             }
             TwoWayMethod::Paper(Method::Rk4) => {
-                sys.rk4_step(k, &mut self.state, h);
+                sys.rk4_step(k, pow, &mut self.state, h);
                 let (d, dr) = self.state.delta(sys.modes.n);
-                self.accel.force = sys.force(d, dr);
+                self.accel.force = sys.force_with(pow, d, dr);
                 d
             }
             TwoWayMethod::Paper(Method::Am1) => {
@@ -252,6 +275,7 @@ impl CoupledRun {
             method,
             &self.sys,
             &self.coefs,
+            &self.pow,
             &mut self.state,
             &mut self.accel,
             self.h,

@@ -12,6 +12,7 @@
 
 use super::explicit::Accel;
 use super::system::{Coupled, LANES, ModeCoefs, State};
+use crate::model::alpha_pow::AlphaPow;
 use crate::model::scheme::Method;
 
 /// One sample of `substeps` steps of `method` by the vector path, calling `each` with
@@ -23,6 +24,7 @@ pub(super) fn sample(
     method: Method,
     sys: &Coupled,
     k: &ModeCoefs,
+    pow: &AlphaPow,
     s: &mut State,
     a: &mut Accel,
     h: f64,
@@ -40,21 +42,21 @@ pub(super) fn sample(
         // SAFETY: the caller takes this path only where `body::vector_path` found AVX2.
         unsafe {
             match (k.groups(), heun) {
-                (0 | 1, false) => avx::sample::<1, false>(sys, k, h, n, s, a, each),
-                (2, false) => avx::sample::<2, false>(sys, k, h, n, s, a, each),
-                (3, false) => avx::sample::<3, false>(sys, k, h, n, s, a, each),
-                (_, false) => avx::sample::<4, false>(sys, k, h, n, s, a, each),
-                (0 | 1, true) => avx::sample::<1, true>(sys, k, h, n, s, a, each),
-                (2, true) => avx::sample::<2, true>(sys, k, h, n, s, a, each),
-                (3, true) => avx::sample::<3, true>(sys, k, h, n, s, a, each),
-                (_, true) => avx::sample::<4, true>(sys, k, h, n, s, a, each),
+                (0 | 1, false) => avx::sample::<1, false>(sys, k, pow, h, n, s, a, each),
+                (2, false) => avx::sample::<2, false>(sys, k, pow, h, n, s, a, each),
+                (3, false) => avx::sample::<3, false>(sys, k, pow, h, n, s, a, each),
+                (_, false) => avx::sample::<4, false>(sys, k, pow, h, n, s, a, each),
+                (0 | 1, true) => avx::sample::<1, true>(sys, k, pow, h, n, s, a, each),
+                (2, true) => avx::sample::<2, true>(sys, k, pow, h, n, s, a, each),
+                (3, true) => avx::sample::<3, true>(sys, k, pow, h, n, s, a, each),
+                (_, true) => avx::sample::<4, true>(sys, k, pow, h, n, s, a, each),
             }
         }
         true
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (method, sys, k, s, a, h, substeps, each);
+        let _ = (method, sys, k, pow, s, a, h, substeps, each);
         false
     }
 }
@@ -65,6 +67,7 @@ const _: () = assert!(LANES == 4, "a vector holds one lane group");
 mod avx {
     use super::super::explicit::Accel;
     use super::super::system::{Coupled, ModeCoefs, State};
+    use crate::model::alpha_pow::AlphaPow;
     use crate::model::avx::{hsum2, load, store};
     use std::arch::x86_64::*;
 
@@ -117,6 +120,7 @@ mod avx {
     /// the modes' `[w, u, a]` and the striker's `[x, v, a]` with the contact force.
     struct Held<'a, const G: usize> {
         sys: &'a Coupled,
+        pow: &'a AlphaPow,
         k: Regs<G>,
         step: Step,
         modes: [[__m256d; G]; 3],
@@ -125,11 +129,13 @@ mod avx {
 
     /// One sample of `substeps` steps of Heun (`HEUN`) or velocity Verlet: the state
     /// into registers, the steps (calling `each` after every one), the state back.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) fn sample<const G: usize, const HEUN: bool>(
         sys: &Coupled,
         coefs: &ModeCoefs,
+        pow: &AlphaPow,
         h: f64,
         substeps: u32,
         s: &mut State,
@@ -151,6 +157,7 @@ mod avx {
         };
         let mut held = Held {
             sys,
+            pow,
             k,
             step,
             modes,
@@ -197,7 +204,7 @@ mod avx {
                 }
                 let (tw, tu) = hsum2(sw, su);
                 let d = *x - tw;
-                *f = self.sys.force(d, *v - tu);
+                *f = self.sys.force_with(self.pow, d, *v - tu);
                 *a_s = -*f / m;
                 *v += h2 * *a_s;
                 let vf = _mm256_set1_pd(*f);
@@ -229,7 +236,7 @@ mod avx {
                 }
                 let (tw, tu) = hsum2(sw, su);
                 let d = *x - tw;
-                *f = self.sys.force(d, v_pred - tu);
+                *f = self.sys.force_with(self.pow, d, v_pred - tu);
                 let striker = -*f / self.sys.contact.mass;
                 *v += h2 * (*a_s + striker);
                 *a_s = striker;

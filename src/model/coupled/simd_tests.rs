@@ -1,5 +1,6 @@
 use super::{Coupled, CoupledRun, State, StrikeModes, TwoWayMethod};
 use crate::model::Contact;
+use crate::model::alpha_pow::AlphaPow;
 use crate::model::body::{BodySettings, BodyType, strike_modes, vector_path};
 use crate::model::scheme::Method;
 
@@ -27,7 +28,8 @@ fn cases() -> Vec<(Coupled, f64, f64)> {
             let contact = Contact::new(
                 [1e5, 1e7, 1e9][j],
                 [0.0, 0.5, 3.0][i % 3],
-                1.0 + 0.5 * j as f64,
+                // The exact forms (1, 3/2, 2) and the tables of `AlphaPow`.
+                [1.0, 1.5, 2.0, 1.37, 2.71][(i + 2 * j) % 5],
                 0.01,
             );
             let fs = [44_100.0, 48_000.0, 96_000.0, 192_000.0][(i + j) % 4];
@@ -84,4 +86,23 @@ fn the_vector_path_is_the_portable_one() {
             }
         }
     }
+}
+
+/// A run handed `δ^α` tables made for another exponent (a voice's, kept from a strike
+/// before a knob move) makes its own: it plays as a run that made them.
+#[test]
+fn tables_for_another_alpha_are_made_anew() {
+    let stale = AlphaPow::new(2.0);
+    let mut tried = 0;
+    for (sys, v_in, fs) in cases() {
+        let m = TwoWayMethod::Paper(Method::Verlet);
+        let Some(own) = CoupledRun::new(sys, m, v_in, fs) else {
+            continue;
+        };
+        let handed = CoupledRun::with_pow(sys, m, v_in, fs, own.substeps(), &stale).unwrap();
+        let (a, b) = (states(own, 300), states(handed, 300));
+        assert_eq!(format!("{a:?}"), format!("{b:?}"), "{sys:?}");
+        tried += usize::from(sys.contact.alpha != 2.0);
+    }
+    assert!(tried > 5);
 }

@@ -1,6 +1,7 @@
 //! The coupled system: the striker, the body's modes at the strike point, the contact
 //! between them, and its energy (see the module above).
 
+use crate::model::alpha_pow::AlphaPow;
 use crate::model::body::MODES;
 use crate::model::contact::{Contact, pow_alpha};
 use crate::model::impact::{MAX_SUBSTEPS, OMEGA_STEP, substeps_at};
@@ -256,6 +257,17 @@ impl Coupled {
     #[inline]
     pub fn force(&self, delta: f64, delta_rate: f64) -> f64 {
         -self.contact.force(delta, delta_rate)
+    }
+
+    /// [`force`](Self::force) with `δ^α` from `pow`'s tables (made for
+    /// `contact.alpha`): what the steps take, several times a sample.
+    #[inline(always)]
+    pub fn force_with(&self, pow: &AlphaPow, delta: f64, delta_rate: f64) -> f64 {
+        if delta > 0.0 {
+            -self.contact.force_with_pow(pow.pow(delta), delta_rate)
+        } else {
+            0.0
+        }
     }
 
     /// Total energy `H` of a state (module doc).

@@ -144,8 +144,9 @@ impl TwoWay {
         if substeps > max_voice_substeps(fs) {
             return None;
         }
+        let pow = cache.pow(contact.alpha);
         let run =
-            CoupledRun::with_substeps(sys, method_of(p), v_in, fs, substeps)?.without_energy();
+            CoupledRun::with_pow(sys, method_of(p), v_in, fs, substeps, pow)?.without_energy();
         let gravity = train.gravity.filter(|g| *g > 0.0 && g.is_finite());
         Some(Self {
             run,

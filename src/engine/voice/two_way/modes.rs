@@ -4,6 +4,7 @@
 // The modes are a struct of arrays, indexed together up to `n`.
 #![allow(clippy::needless_range_loop)]
 
+use crate::model::alpha_pow::AlphaPow;
 use crate::model::body::{BodySettings, StrikeShapes};
 use crate::model::coupled::{State, StrikeModes};
 
@@ -17,6 +18,9 @@ pub(crate) struct ModesCache {
     of: Option<(BodySettings, f64)>,
     shapes: Option<StrikeShapes>,
     modes: StrikeModes,
+    /// The contact's `δ^α` tables for the `α` last struck: made again only when the
+    /// exponent moves, not at every strike.
+    pow: Option<AlphaPow>,
 }
 
 impl ModesCache {
@@ -24,6 +28,7 @@ impl ModesCache {
         of: None,
         shapes: None,
         modes: StrikeModes::RIGID,
+        pow: None,
     };
 
     pub(super) fn get(&mut self, st: &BodySettings, body_mass: f64) -> StrikeModes {
@@ -39,6 +44,18 @@ impl ModesCache {
             self.of = Some((*st, body_mass));
         }
         self.modes
+    }
+
+    /// `δ^α`'s tables for `alpha`.
+    pub(super) fn pow(&mut self, alpha: f64) -> &AlphaPow {
+        // (Compared by bits, so a NaN exponent is not made again at every strike.)
+        if self
+            .pow
+            .is_some_and(|p| p.alpha().to_bits() != alpha.to_bits())
+        {
+            self.pow = None;
+        }
+        self.pow.get_or_insert_with(|| AlphaPow::new(alpha))
     }
 }
 
