@@ -7,7 +7,7 @@
 //! per-mode constants ([`ModeCoefs`]) made once: each loop is a few vector
 //! multiply–adds over the modes, the sums for the compression among them.
 
-use super::system::{Coupled, LANES, ModeCoefs, State, total};
+use super::system::{Coupled, LANES, ModeCoefs, State, Step, total};
 use crate::model::alpha_pow::AlphaPow;
 use crate::model::body::MODES;
 
@@ -31,13 +31,21 @@ impl Accel {
 impl Coupled {
     /// `ẍ_s = −F/m`, `ẅ_k = F/m_k − ω_k² w_k − 2σ_k ẇ_k` at a state.
     pub fn accel(&self, s: &State) -> Accel {
-        let pow = AlphaPow::new(self.contact.alpha);
-        self.accel_with(&ModeCoefs::new(&self.modes, 0.0), &pow, s)
+        let (k, pow) = (
+            ModeCoefs::new(&self.modes, 0.0),
+            AlphaPow::new(self.contact.alpha),
+        );
+        let step = Step {
+            k: &k,
+            pow: &pow,
+            h: 0.0,
+        };
+        self.accel_with(step, s)
     }
 
     /// [`accel`](Self::accel) with the modes' constants at hand.
     #[inline(always)]
-    pub(super) fn accel_with(&self, k: &ModeCoefs, pow: &AlphaPow, s: &State) -> Accel {
+    pub(super) fn accel_with(&self, Step { k, pow, .. }: Step, s: &State) -> Accel {
         let (d, dr) = s.delta(self.modes.n);
         let f = self.force_with(pow, d, dr);
         let mut a = Accel {
@@ -55,14 +63,8 @@ impl Coupled {
     /// half-step velocity, which they then complete; `a` becomes `a_{n+1}`. Returns the
     /// compression at the new positions.
     #[inline(always)]
-    pub(super) fn verlet_step(
-        &self,
-        k: &ModeCoefs,
-        pow: &AlphaPow,
-        s: &mut State,
-        a: &mut Accel,
-        h: f64,
-    ) -> f64 {
+    pub(super) fn verlet_step(&self, step: Step, s: &mut State, a: &mut Accel) -> f64 {
+        let Step { k, pow, h } = step;
         let (hh, h2) = (0.5 * h * h, 0.5 * h);
         s.x = s.x + h * s.v + hh * a.striker;
         s.v += h2 * a.striker;
@@ -96,14 +98,7 @@ impl Coupled {
     /// accelerations at the predicted state, the next step's `a_n`. Returns the
     /// compression at the new positions.
     #[inline(always)]
-    pub(super) fn heun_step(
-        &self,
-        k: &ModeCoefs,
-        pow: &AlphaPow,
-        s: &mut State,
-        a: &mut Accel,
-        h: f64,
-    ) -> f64 {
+    pub(super) fn heun_step(&self, Step { k, pow, h }: Step, s: &mut State, a: &mut Accel) -> f64 {
         let h2 = 0.5 * h;
         let v_pred = s.v + h * a.striker;
         s.x += h2 * (s.v + v_pred);
@@ -136,7 +131,8 @@ impl Coupled {
     }
 
     /// Classical RK4, eq (26), on `(x, v)` of striker and modes.
-    pub(super) fn rk4_step(&self, k: &ModeCoefs, pow: &AlphaPow, s: &mut State, h: f64) {
+    pub(super) fn rk4_step(&self, step: Step, s: &mut State) {
+        let (k, h) = (step.k, step.h);
         let n = k.lanes;
         let stage = |base: &State, a: &Accel, from: &State, c: f64| {
             let mut t = *base;
@@ -148,13 +144,13 @@ impl Coupled {
             }
             t
         };
-        let k1 = self.accel_with(k, pow, s);
+        let k1 = self.accel_with(step, s);
         let s2 = stage(s, &k1, s, 0.5 * h);
-        let k2 = self.accel_with(k, pow, &s2);
+        let k2 = self.accel_with(step, &s2);
         let s3 = stage(s, &k2, &s2, 0.5 * h);
-        let k3 = self.accel_with(k, pow, &s3);
+        let k3 = self.accel_with(step, &s3);
         let s4 = stage(s, &k3, &s3, h);
-        let k4 = self.accel_with(k, pow, &s4);
+        let k4 = self.accel_with(step, &s4);
         const SIXTH: f64 = 1.0 / 6.0;
         let (x, v) = (s.x, s.v);
         s.x = x + h * (v + 2.0 * s2.v + 2.0 * s3.v + s4.v) * SIXTH;

@@ -3,7 +3,7 @@
 
 use super::explicit::Accel;
 use super::simd;
-use super::system::{Coupled, ModeCoefs, State, TwoWayMethod};
+use super::system::{Coupled, ModeCoefs, State, Step, TwoWayMethod};
 use crate::model::alpha_pow::AlphaPow;
 use crate::model::newton::NewtonStats;
 use crate::model::scheme::Method;
@@ -156,7 +156,12 @@ impl CoupledRun {
     pub fn set_state(&mut self, s: State) {
         self.state = s;
         self.state.rest_past(self.sys.modes.n);
-        self.accel = self.sys.accel_with(&self.coefs, &self.pow, &self.state);
+        let step = Step {
+            k: &self.coefs,
+            pow: &self.pow,
+            h: self.h,
+        };
+        self.accel = self.sys.accel_with(step, &self.state);
         self.dg_last = 0.0;
         self.in_contact = self.state.delta(self.sys.modes.n).0 > 0.0;
     }
@@ -181,7 +186,12 @@ impl CoupledRun {
     /// discrete gradient: over the step) and the compression at its end.
     #[inline(always)]
     fn step(&mut self) -> (f64, f64) {
-        let (sys, h, k, pow) = (&self.sys, self.h, &self.coefs, &self.pow);
+        let step = Step {
+            k: &self.coefs,
+            pow: &self.pow,
+            h: self.h,
+        };
+        let (sys, h) = (&self.sys, self.h);
         let p0 = if self.energy {
             sys.dissipation_power(&self.state)
         } else {
@@ -189,23 +199,24 @@ impl CoupledRun {
         };
         let d = match self.method {
             TwoWayMethod::Paper(Method::Verlet) => {
-                sys.verlet_step(k, pow, &mut self.state, &mut self.accel, h)
+                sys.verlet_step(step, &mut self.state, &mut self.accel)
             }
             TwoWayMethod::Paper(Method::Heun) => {
-                sys.heun_step(k, pow, &mut self.state, &mut self.accel, h)
+                sys.heun_step(step, &mut self.state, &mut self.accel)
             }
             TwoWayMethod::Paper(Method::Rk4) => {
-                sys.rk4_step(k, pow, &mut self.state, h);
+                sys.rk4_step(step, &mut self.state);
                 let (d, dr) = self.state.delta(sys.modes.n);
-                self.accel.force = sys.force_with(pow, d, dr);
+                self.accel.force = sys.force_with(step.pow, d, dr);
                 d
             }
             TwoWayMethod::Paper(Method::Am1) => {
-                self.accel = sys.am1_step(k, &mut self.state, &self.accel, h, &mut self.newton);
+                self.accel =
+                    sys.am1_step(step.k, &mut self.state, &self.accel, h, &mut self.newton);
                 self.state.delta(sys.modes.n).0
             }
             TwoWayMethod::DiscreteGradient => {
-                let r = sys.dg_step(k, &mut self.state, h, &mut self.dg_last);
+                let r = sys.dg_step(step.k, &mut self.state, h, &mut self.dg_last);
                 self.dissipated += r.dissipated;
                 self.accel.force = r.force;
                 self.state.delta(sys.modes.n).0
@@ -274,11 +285,13 @@ impl CoupledRun {
         simd::sample(
             method,
             &self.sys,
-            &self.coefs,
-            &self.pow,
+            Step {
+                k: &self.coefs,
+                pow: &self.pow,
+                h: self.h,
+            },
             &mut self.state,
             &mut self.accel,
-            self.h,
             self.substeps,
             &mut each,
         )

@@ -11,23 +11,19 @@
 //! by the portable step.
 
 use super::explicit::Accel;
-use super::system::{Coupled, LANES, ModeCoefs, State};
-use crate::model::alpha_pow::AlphaPow;
+use super::system::{Coupled, LANES, State, Step};
 use crate::model::scheme::Method;
 
 /// One sample of `substeps` steps of `method` by the vector path, calling `each` with
 /// the compression and the striker's velocity after every step. Returns false (and
 /// does nothing) where the vector path does not take the method.
-#[allow(clippy::too_many_arguments)]
 #[inline]
 pub(super) fn sample(
     method: Method,
     sys: &Coupled,
-    k: &ModeCoefs,
-    pow: &AlphaPow,
+    step: Step,
     s: &mut State,
     a: &mut Accel,
-    h: f64,
     substeps: u32,
     each: &mut impl FnMut(f64, f64),
 ) -> bool {
@@ -41,22 +37,22 @@ pub(super) fn sample(
         let n = substeps;
         // SAFETY: the caller takes this path only where `body::vector_path` found AVX2.
         unsafe {
-            match (k.groups(), heun) {
-                (0 | 1, false) => avx::sample::<1, false>(sys, k, pow, h, n, s, a, each),
-                (2, false) => avx::sample::<2, false>(sys, k, pow, h, n, s, a, each),
-                (3, false) => avx::sample::<3, false>(sys, k, pow, h, n, s, a, each),
-                (_, false) => avx::sample::<4, false>(sys, k, pow, h, n, s, a, each),
-                (0 | 1, true) => avx::sample::<1, true>(sys, k, pow, h, n, s, a, each),
-                (2, true) => avx::sample::<2, true>(sys, k, pow, h, n, s, a, each),
-                (3, true) => avx::sample::<3, true>(sys, k, pow, h, n, s, a, each),
-                (_, true) => avx::sample::<4, true>(sys, k, pow, h, n, s, a, each),
+            match (step.k.groups(), heun) {
+                (0 | 1, false) => avx::sample::<1, false>(sys, step, n, s, a, each),
+                (2, false) => avx::sample::<2, false>(sys, step, n, s, a, each),
+                (3, false) => avx::sample::<3, false>(sys, step, n, s, a, each),
+                (_, false) => avx::sample::<4, false>(sys, step, n, s, a, each),
+                (0 | 1, true) => avx::sample::<1, true>(sys, step, n, s, a, each),
+                (2, true) => avx::sample::<2, true>(sys, step, n, s, a, each),
+                (3, true) => avx::sample::<3, true>(sys, step, n, s, a, each),
+                (_, true) => avx::sample::<4, true>(sys, step, n, s, a, each),
             }
         }
         true
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (method, sys, k, pow, s, a, h, substeps, each);
+        let _ = (method, sys, step, s, a, substeps, each);
         false
     }
 }
@@ -66,7 +62,7 @@ const _: () = assert!(LANES == 4, "a vector holds one lane group");
 #[cfg(target_arch = "x86_64")]
 mod avx {
     use super::super::explicit::Accel;
-    use super::super::system::{Coupled, ModeCoefs, State};
+    use super::super::system::{Coupled, ModeCoefs, State, Step};
     use crate::model::alpha_pow::AlphaPow;
     use crate::model::avx::{hsum2, load, store};
     use std::arch::x86_64::*;
@@ -107,7 +103,7 @@ mod avx {
 
     /// The step's fractions both methods use, `h`, `h²/2` and `h/2`, as numbers and
     /// in every lane, set up once a sample.
-    struct Step {
+    struct Fractions {
         h: f64,
         hh: f64,
         h2: f64,
@@ -122,21 +118,18 @@ mod avx {
         sys: &'a Coupled,
         pow: &'a AlphaPow,
         k: Regs<G>,
-        step: Step,
+        step: Fractions,
         modes: [[__m256d; G]; 3],
         striker: [f64; 4],
     }
 
     /// One sample of `substeps` steps of Heun (`HEUN`) or velocity Verlet: the state
     /// into registers, the steps (calling `each` after every one), the state back.
-    #[allow(clippy::too_many_arguments)]
     #[inline]
     #[target_feature(enable = "avx2")]
     pub(super) fn sample<const G: usize, const HEUN: bool>(
         sys: &Coupled,
-        coefs: &ModeCoefs,
-        pow: &AlphaPow,
-        h: f64,
+        Step { k: coefs, pow, h }: Step,
         substeps: u32,
         s: &mut State,
         a: &mut Accel,
@@ -147,7 +140,7 @@ mod avx {
         let k = Regs::<G>::of(coefs);
         let (hh, h2) = (0.5 * h * h, 0.5 * h);
         let (vh, vhh, vh2) = (_mm256_set1_pd(h), _mm256_set1_pd(hh), _mm256_set1_pd(h2));
-        let step = Step {
+        let step = Fractions {
             h,
             hh,
             h2,
@@ -179,7 +172,7 @@ mod avx {
         #[inline(always)]
         fn verlet(&mut self) -> (f64, f64) {
             let ([w, u, am], [x, v, a_s, f]) = (&mut self.modes, &mut self.striker);
-            let Step {
+            let Fractions {
                 h,
                 hh,
                 h2,
@@ -221,7 +214,7 @@ mod avx {
         #[inline(always)]
         fn heun(&mut self) -> (f64, f64) {
             let ([w, u, am], [x, v, a_s, f]) = (&mut self.modes, &mut self.striker);
-            let Step { h, h2, vh, vh2, .. } = self.step;
+            let Fractions { h, h2, vh, vh2, .. } = self.step;
             // SAFETY: only inlined into `sample`, which runs with AVX2.
             unsafe {
                 let mut u_pred = [_mm256_setzero_pd(); G];

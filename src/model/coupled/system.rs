@@ -127,6 +127,15 @@ impl ModeCoefs {
     }
 }
 
+/// What every step of a run reads and none changes: the modes' constants, the
+/// contact's `δ^α` tables and the step `h`.
+#[derive(Clone, Copy)]
+pub struct Step<'a> {
+    pub k: &'a ModeCoefs,
+    pub pow: &'a AlphaPow,
+    pub h: f64,
+}
+
 /// The body at the strike point: up to [`MODES`] modes as struct of arrays.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrikeModes {
