@@ -265,8 +265,12 @@ mod tests {
                 + x.powf(alpha) * mu * c1);
             let newton = (g / slope).abs();
             let scale = f.abs().max(spring);
+            // `G` is only known to the rounding of its largest term (a load and a
+            // damped spring that cancel): the step it gives is noise below that.
+            let noise = 64.0 * f64::EPSILON * (f.abs() + (spring * (1.0 + mu * v)).abs() + load.abs())
+                / slope.abs();
             prop_assert!(
-                stats.max == MAX_ITERS || newton <= 2.0 * REL_TOL * scale,
+                stats.max == MAX_ITERS || newton <= 2.0 * REL_TOL * scale + noise,
                 "step {newton:e} against {scale:e}: {:e}", newton / scale
             );
         }
