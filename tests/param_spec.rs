@@ -72,7 +72,8 @@ fn every_parameter_is_in_one_of_the_editors_groups() {
             "Body",
             "Output",
             "Variation and expression",
-            "Solver"
+            "Solver",
+            "Gesture"
         ]
     );
 }

@@ -1,10 +1,10 @@
 //! The Play view's controls, grouped as a sound designer reaches for them: what strikes,
 //! how the key velocity plays it, what rings, how it bounces, what a released key does,
-//! the output, and variation and expression. The solver's settings (integrator,
+//! what a held key plays, the output, and variation and expression. The solver's settings (integrator,
 //! correction, exit target) are in the Physics view ([`solver`]).
 
 use super::widgets::{choice, combo, group, slider, toggle};
-use crate::engine::Controls;
+use crate::engine::{Controls, Gesture};
 use crate::params::{DampingChoice, ReboundParams};
 use nice_plug::prelude::*;
 
@@ -63,6 +63,13 @@ fn left_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
     group(ui, "Key release", w, |ui| {
         choice(ui, &p.key_release.note_off, "noteoff", s);
         slider(ui, &p.key_release.release, "release", s);
+    });
+    group(ui, "Gesture: what a held key plays", w, |ui| {
+        choice(ui, &p.gesture.gesture, "gesture", s);
+        if p.gesture.gesture.value() == Gesture::Crumple {
+            slider(ui, &p.gesture.crumple_rate, "crate", s);
+            slider(ui, &p.gesture.crumple_tau, "ctau", s);
+        }
     });
 }
 

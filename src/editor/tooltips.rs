@@ -37,6 +37,10 @@ pub fn paper_note(id: &str) -> Option<&'static str> {
         }
         "bmass" => "Two-way: the body's mass M; each mode weighs M/φ_k² at the strike point",
         "pos" => "The strike point on the body: sets each mode's gain (modal synthesis)",
+        "gesture" => {
+            "Strike: one strike and its bounces. Crumple: while the key is held, a seeded \
+             train of strikes (Fontana & Bresin's crumpling, energies on Sethna's power law)"
+        }
         _ => return None,
     })
 }

@@ -22,7 +22,9 @@ mod voices;
 
 pub use offline::{NoteSpec, Rendered, render, render_with_progress};
 pub use output::RUNAWAY;
-pub use params::{Controls, Coupling, EngineParams, LIMITS, MAX_VOICES, ModWheel, NoteOff, within};
+pub use params::{
+    Controls, Coupling, EngineParams, Gesture, LIMITS, MAX_VOICES, ModWheel, NoteOff, within,
+};
 pub use physical::{Physical, physical, restitution_of, stiffness};
 pub use smoothing::SMOOTHING_TIME;
 pub use trace::{BounceMode, ContactTrace, LastContact, RestState, TRACE_BOUNCES, TRACE_POINTS};

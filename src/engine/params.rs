@@ -88,6 +88,14 @@ pub struct EngineParams {
     /// Velocity → Hardness, 0–1 (Playable controls): a note at a fraction `r` of the
     /// full-velocity speed has its contact time lengthened (see `humanize::Jitter`).
     pub velocity_hardness: f64,
+    /// What a note plays: one strike (and its bounces), or a crumpling train of strikes
+    /// while the key is held (see [`Gesture`]).
+    pub gesture: Gesture,
+    /// Crumple: mean events per second while the key is held.
+    pub crumple_rate: f64,
+    /// Crumple: the exponent `τ` of the events' energy law `p(E) ∝ E^−τ`
+    /// (`model::crumple`): larger, fewer loud events.
+    pub crumple_tau: f64,
 }
 
 /// Which controls set the contact law.
@@ -127,6 +135,21 @@ impl ModWheel {
         ModWheel::Decay,
         ModWheel::Brightness,
     ];
+}
+
+/// What a note plays with the contact.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Gesture {
+    /// One strike at the note's speed, and the bounces that follow it.
+    #[default]
+    Strike,
+    /// While the key is held, a seeded train of strikes on a power law of energies at
+    /// Poisson instants (`model::crumple`): paper, foil, leaves crushed in the hand.
+    Crumple,
+}
+
+impl Gesture {
+    pub const ALL: [Gesture; 2] = [Gesture::Strike, Gesture::Crumple];
 }
 
 /// What the striker meets.
@@ -218,6 +241,9 @@ impl Default for EngineParams {
             bend_range: 2.0,
             irregularity: 0.0,
             velocity_hardness: 0.5,
+            gesture: Gesture::Strike,
+            crumple_rate: 40.0,
+            crumple_tau: 1.4,
         }
     }
 }
@@ -265,6 +291,9 @@ pub const LIMITS: [EngineParams; 2] = [
         bend_range: 0.0,
         irregularity: 0.0,
         velocity_hardness: 0.0,
+        gesture: Gesture::Strike,
+        crumple_rate: 1.0,
+        crumple_tau: 1.0,
     },
     EngineParams {
         v_min: 50.0,
@@ -306,6 +335,9 @@ pub const LIMITS: [EngineParams; 2] = [
         bend_range: 48.0,
         irregularity: 1.0,
         velocity_hardness: 1.0,
+        gesture: Gesture::Strike,
+        crumple_rate: 500.0,
+        crumple_tau: 3.0,
     },
 ];
 
@@ -353,6 +385,8 @@ impl EngineParams {
             bend_range: f(|p| p.bend_range),
             irregularity: f(|p| p.irregularity),
             velocity_hardness: f(|p| p.velocity_hardness),
+            crumple_rate: f(|p| p.crumple_rate),
+            crumple_tau: f(|p| p.crumple_tau),
             ..*self
         }
     }

@@ -9,6 +9,7 @@ pub mod body;
 pub mod bounce;
 pub mod contact;
 pub mod coupled;
+pub mod crumple;
 pub mod dispatch;
 pub mod hardness;
 pub mod hybrid;

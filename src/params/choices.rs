@@ -3,7 +3,7 @@
 //! parameter table (`engine::spec::CHOICES`), which the CLI and preset files read too.
 
 use crate::engine::spec::{self, CHOICES, ChoiceSpec};
-use crate::engine::{Controls, Coupling, ModWheel, NoteOff};
+use crate::engine::{Controls, Coupling, Gesture, ModWheel, NoteOff};
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
 use nice_plug::prelude::*;
@@ -63,6 +63,7 @@ choice_param! {
     NoteOff => "noteoff",
     Coupling => "coupling",
     ModWheel => "mwheel",
+    Gesture => "gesture",
 }
 
 #[cfg(test)]
@@ -96,6 +97,7 @@ mod tests {
         check("noteoff", &NoteOff::ALL);
         check("coupling", &Coupling::ALL);
         check("mwheel", &ModWheel::ALL);
+        check("gesture", &Gesture::ALL);
         // The ids sessions saved before the table existed.
         assert_eq!(Coupling::ids(), Some(&["rigid", "twoway"][..]));
         assert_eq!(BodyType::ids().map(|i| i[5]), Some("wood"));

@@ -6,7 +6,7 @@ use super::build::{number_param, poly_param, spec_of};
 use super::choices::DampingChoice;
 use crate::engine::EngineParams;
 use crate::engine::expression::PolyTarget;
-use crate::engine::{Controls, Coupling, ModWheel, NoteOff};
+use crate::engine::{Controls, Coupling, Gesture, ModWheel, NoteOff};
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
 use nice_plug::prelude::*;
@@ -267,6 +267,28 @@ impl SolverParams {
             integrator: EnumParam::new("Integrator", Method::Verlet),
             correction: EnumParam::new("Correction", Correction::Both),
             clamp_target: EnumParam::new("Exit target", ClampTarget::Exact),
+        }
+    }
+}
+
+/// What a note plays with the contact: one strike, or a train of them while held.
+#[derive(Params)]
+pub struct GestureParams {
+    #[id = "gesture"]
+    pub gesture: EnumParam<Gesture>,
+    /// Crumple: mean strikes a second, and the exponent of their energy law.
+    #[id = "crate"]
+    pub crumple_rate: FloatParam,
+    #[id = "ctau"]
+    pub crumple_tau: FloatParam,
+}
+
+impl GestureParams {
+    pub(super) fn new(_: &EngineParams) -> Self {
+        Self {
+            gesture: EnumParam::new("Gesture", Gesture::Strike),
+            crumple_rate: number_param("crate"),
+            crumple_tau: number_param("ctau"),
         }
     }
 }

@@ -53,6 +53,8 @@ pub struct ReboundParams {
     pub variation: VariationParams,
     #[nested(group = "Solver")]
     pub solver: SolverParams,
+    #[nested(group = "Gesture")]
+    pub gesture: GestureParams,
     /// The host's bypass: the output fades to silence (the voices go on underneath,
     /// so switching back resumes them without a click). Not part of a preset.
     #[id = "bypass"]
@@ -73,6 +75,7 @@ impl Default for ReboundParams {
             output: OutputParams::new(&d),
             variation: VariationParams::new(&d),
             solver: SolverParams::new(&d),
+            gesture: GestureParams::new(&d),
             bypass: BoolParam::new("Bypass", false).make_bypass(),
         }
     }
@@ -196,6 +199,9 @@ impl ReboundParams {
             bend_range: heard(self.variation.bend_range.value() as f64),
             irregularity: heard(self.bounces.irregularity.value() as f64),
             velocity_hardness: heard(self.velocity.velocity_hardness.value() as f64),
+            gesture: self.gesture.gesture.value(),
+            crumple_rate: heard(pow10(&self.gesture.crumple_rate)),
+            crumple_tau: heard(self.gesture.crumple_tau.value() as f64),
         }
         .within_limits()
     }

@@ -11,12 +11,13 @@ macro_rules! files {
 }
 
 /// Every factory preset file: its name in `presets/` and its text.
-pub const FACTORY_FILES: [(&str, &str); 21] = files![
+pub const FACTORY_FILES: [(&str, &str); 23] = files![
     "bare-contact-click.json",
     "bell-strike.json",
     "bouncing-bell.json",
     "brass-hammer-on-a-glockenspiel.json",
     "coin-dropped-on-stone.json",
+    "dry-leaves-underfoot.json",
     "felt-on-a-membrane.json",
     "fingertip-on-a-drum.json",
     "glass-tap.json",
@@ -26,6 +27,7 @@ pub const FACTORY_FILES: [(&str, &str); 21] = files![
     "loose-nut-on-a-thin-plate.json",
     "mallet-on-a-wood-bar.json",
     "marble-on-glass.json",
+    "paper-crushed-in-the-hand.json",
     "pebble-dropped-on-a-wood-floor.json",
     "ping-pong-ball-on-a-table.json",
     "rattle-in-a-wooden-box.json",

@@ -1,7 +1,7 @@
 //! Every parameter with named choices, in the plugin's order.
 
 use super::types::ChoiceSpec;
-use crate::engine::params::{Controls, Coupling, ModWheel, NoteOff};
+use crate::engine::params::{Controls, Coupling, Gesture, ModWheel, NoteOff};
 use crate::model::body::BodyType;
 use crate::model::{ClampTarget, Correction, Method};
 
@@ -18,7 +18,7 @@ fn at<T: Copy>(all: &[T], i: usize) -> T {
 /// Every parameter with named choices: the one place each choice is declared. The
 /// plugin's choice parameters read their names and saved ids from here, and the
 /// engine's types give the order (`ALL`).
-pub const CHOICES: [ChoiceSpec; 11] = [
+pub const CHOICES: [ChoiceSpec; 12] = [
     ChoiceSpec {
         id: "controls",
         name: "Contact controls",
@@ -144,5 +144,15 @@ pub const CHOICES: [ChoiceSpec; 11] = [
         saved: None,
         get: |p| index_of(&ModWheel::ALL, &p.mod_wheel),
         set: |p, i| p.mod_wheel = at(&ModWheel::ALL, i),
+    },
+    ChoiceSpec {
+        id: "gesture",
+        name: "Gesture",
+        cli: "gesture",
+        choices: &["strike", "crumple"],
+        names: &["Strike", "Crumple"],
+        saved: None,
+        get: |p| index_of(&Gesture::ALL, &p.gesture),
+        set: |p, i| p.gesture = at(&Gesture::ALL, i),
     },
 ];

@@ -19,7 +19,7 @@ macro_rules! number {
 }
 
 /// Every numeric parameter, in the plugin's order.
-pub const NUMBERS: [NumberSpec; 28] = [
+pub const NUMBERS: [NumberSpec; 30] = [
     number!(
         "vmin",
         "Strike speed min",
@@ -299,5 +299,25 @@ pub const NUMBERS: [NumberSpec; 28] = [
         0,
         velocity_hardness,
         "How much softer a softer note strikes: its contact lengthens as its speed falls"
+    ),
+    number!(
+        "crate",
+        "Crumple rate",
+        "crumple-rate",
+        " /s",
+        Scale::Log,
+        3,
+        crumple_rate,
+        "Crumple: mean strikes a second while the key is held"
+    ),
+    number!(
+        "ctau",
+        "Crumple exponent",
+        "crumple-exponent",
+        "",
+        Scale::Linear,
+        2,
+        crumple_tau,
+        "Crumple: exponent of the strikes' energy law (larger: fewer loud ones)"
     ),
 ];

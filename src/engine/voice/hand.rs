@@ -29,6 +29,7 @@ impl Voice {
             }
             self.bouncer = None;
             self.two_way = None;
+            self.crumple = None;
         }
     }
 
@@ -78,6 +79,7 @@ impl Voice {
         self.declick_coef = (-1.0 / (DECLICK_TIME * self.fs)).exp();
         self.bouncer = None;
         self.two_way = None;
+        self.crumple = None;
         self.silence_sound();
         self.last_dry = 0.0;
         self.last_drive = 0.0;

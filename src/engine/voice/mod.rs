@@ -12,6 +12,7 @@ use crate::model::hardness::UnitTime;
 use crate::model::{BounceSample, Bouncer, Phase};
 
 mod calibrate;
+mod crumple;
 mod hand;
 mod norm;
 mod note_on;
@@ -120,6 +121,8 @@ pub struct Voice {
     /// Rigid trains this voice played that were ended on their work budget
     /// (`bounce::TRAIN_WORK_BUDGET`), for tests and the cost bench.
     train_cuts: u32,
+    /// The crumpling train of a held note (Gesture Crumple), until the key is up.
+    crumple: Option<crumple::Crumpling>,
     /// Released while the sustain pedal held it: it sounds on, undamped, until the
     /// pedal comes up or the key is struck again.
     pub sustained: bool,
@@ -194,6 +197,7 @@ impl Voice {
             last_drive: 0.0,
             held_drive: 0.0,
             train_cuts: 0,
+            crumple: None,
             sustained: false,
             pan: 0.0,
             edge: 1.0,
@@ -287,7 +291,8 @@ impl Voice {
     pub fn is_silent(&self) -> bool {
         let contact_done = self.bouncer.as_ref().is_none_or(|b| b.is_done())
             && self.two_way.as_ref().is_none_or(|t| t.is_done())
-            && self.tail.is_none();
+            && self.tail.is_none()
+            && self.crumple.is_none();
         // The bank's bound (16 moduli) last: a sounding voice's last sample is over
         // the threshold, so a ringing voice is told apart without it.
         contact_done

@@ -1,6 +1,7 @@
 //! A voice's strike: its own parameters, its level, its contact and body set up at the
 //! note-on (nothing simulated ahead).
 
+use super::crumple::Crumpling;
 use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
 use super::tail::{Interrupted, Tail};
 use super::two_way::TwoWay;
@@ -97,8 +98,22 @@ impl Voice {
 
     /// Starts the strike itself (see [`strike`](Self::strike)), at the current gain.
     pub(super) fn start(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
-        self.own_memo = None;
         let p = &self.own(p, &self.jitter);
+        // The strike speed is the note's, not a parameter: its jitter applies here.
+        let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
+        self.start_own(p, key, v_in, now);
+        // A calibration measures the note's own strike, the train's hardest event.
+        self.crumple = if self.probing {
+            None
+        } else {
+            Crumpling::new(p, key, now, v_in, self.fs)
+        };
+    }
+
+    /// The strike of [`start`](Self::start) at speed `v_in` with the voice's own
+    /// parameters `p`: a note's, or an event of its crumpling train.
+    pub(super) fn start_own(&mut self, p: &EngineParams, key: u8, v_in: f64, now: u64) {
+        self.own_memo = None;
         let restrike = self.active && !self.is_fading() && self.key == key;
         if restrike && self.touching() {
             // The contact in progress finishes into the body (see `tail`); one that an
@@ -144,8 +159,6 @@ impl Voice {
         let latch = latch_cached(p, &mut self.unit);
         let v_max = p.v_max.max(p.v_min);
         self.latch(latch.contact_at(v_max), v_max);
-        // The strike speed is the note's, not a parameter: its jitter applies here.
-        let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
         let st = body_settings(p, key);
         let (fs, cache) = (self.fs, &mut self.strike_modes);
         self.two_way = TwoWay::new(p, &st, &latch, v_in, fs, train_of(p), cache);

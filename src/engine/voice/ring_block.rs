@@ -14,6 +14,7 @@ impl Voice {
             && self.bouncer.as_ref().is_none_or(|b| b.is_done())
             && self.two_way.as_ref().is_none_or(|t| t.is_done())
             && self.tail.is_none()
+            && self.crumple.is_none()
             && !self.body_stale
             && self.pending_damp.is_none()
     }

@@ -158,6 +158,9 @@ impl Voice {
             self.land_retune(raw);
         }
         self.hand_on();
+        if self.crumple.is_some() {
+            self.crumple_sample(raw);
+        }
         let (mut s, mut u) = (BounceSample::default(), 0.0);
         if self.two_way.as_ref().is_some_and(|t| !t.is_done()) {
             (s, u) = self.two_way_sample();

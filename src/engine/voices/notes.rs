@@ -75,10 +75,10 @@ impl Engine {
     /// found as a note-on finds one to re-strike: by the host's voice ID when both the
     /// note-off and the voice have one, else by key and channel, where `None` (a CLAP
     /// wildcard) matches any. A voice being stolen fades on.
+    /// A held gesture (a crumpling train) stops at the note-off, or when the pedal
+    /// holding it comes up, in either mode.
     pub fn note_off(&mut self, key: Option<u8>, channel: Option<u8>, voice_id: Option<i32>) {
-        if self.params.note_off == NoteOff::Ring {
-            return;
-        }
+        let damp = self.params.note_off != NoteOff::Ring;
         let release = self.params.release;
         let pedal = self.sustain_by_channel();
         for v in self.voices.iter_mut() {
@@ -86,7 +86,10 @@ impl Engine {
                 if pedal[usize::from(v.channel % 16)] {
                     v.sustained = true;
                 } else {
-                    v.damp(release);
+                    v.release_gesture();
+                    if damp {
+                        v.damp(release);
+                    }
                 }
             }
         }
@@ -109,6 +112,7 @@ impl Engine {
             let ch = usize::from(v.channel % 16);
             if v.sustained && was[ch] && !now[ch] {
                 v.sustained = false;
+                v.release_gesture();
                 if damp && !v.is_fading() {
                     v.damp(release);
                 }

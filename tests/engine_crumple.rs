@@ -1,0 +1,130 @@
+//! The Crumple gesture through the offline engine: a held key plays a seeded, irregular
+//! train of real strikes, which stops at the note-off; the Strike gesture is what it
+//! always was.
+
+use rebound::engine::{EngineParams, Gesture, NoteSpec, render};
+
+const FS: f64 = 48_000.0;
+
+fn crumple(seed: f64) -> EngineParams {
+    EngineParams {
+        gesture: Gesture::Crumple,
+        mix: 0.0,
+        seed,
+        ..Default::default()
+    }
+}
+
+/// Two seconds held, then a second to ring out.
+fn held(p: &EngineParams, velocity: f32) -> Vec<f32> {
+    let notes = [NoteSpec {
+        at: 0,
+        key: 60,
+        velocity,
+        off: Some((2.0 * FS) as usize),
+    }];
+    render(p, FS, &notes, (3.0 * FS) as usize).left
+}
+
+/// A click is counted from −40 dB of the loudest: over the output stage's slow
+/// undershoot after each pulse (about −45 dB), under the faintest event (−24 dB).
+const CLICK_FLOOR: f32 = 1e-2;
+
+/// Onsets of separate clicks in a dry render: where the magnitude rises through
+/// `floor` after at least a millisecond under it.
+fn onsets(y: &[f32], floor: f32) -> Vec<usize> {
+    let quiet = (0.001 * FS) as usize;
+    let mut out = Vec::new();
+    let mut under = quiet;
+    for (i, s) in y.iter().enumerate() {
+        if s.abs() >= floor {
+            if under >= quiet {
+                out.push(i);
+            }
+            under = 0;
+        } else {
+            under += 1;
+        }
+    }
+    out
+}
+
+fn peak(y: &[f32]) -> f32 {
+    y.iter().fold(0.0f32, |m, s| m.max(s.abs()))
+}
+
+#[test]
+fn a_held_crumple_is_an_irregular_train_of_clicks() {
+    let y = held(&crumple(1.0), 1.0);
+    assert!(y.iter().all(|s| s.is_finite()));
+    let top = peak(&y);
+    assert!(top > 0.0 && top < 1.0, "peak {top}");
+    let at = onsets(&y, CLICK_FLOOR * top);
+    assert!((10..=3000).contains(&at.len()), "{} clicks", at.len());
+    // Nothing starts after the key is up.
+    assert!(at.iter().all(|&i| i < (2.0 * FS) as usize + 1), "{at:?}");
+    let gaps: Vec<f64> = at.windows(2).map(|w| (w[1] - w[0]) as f64).collect();
+    let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+    let var = gaps.iter().map(|g| (g - mean).powi(2)).sum::<f64>() / gaps.len() as f64;
+    let cv = var.sqrt() / mean;
+    assert!(cv >= 0.5, "coefficient of variation {cv}");
+}
+
+#[test]
+fn the_seed_makes_the_train() {
+    let a = held(&crumple(1.0), 0.8);
+    assert_eq!(a, held(&crumple(1.0), 0.8), "the same seed, the same bits");
+    assert_ne!(a, held(&crumple(2.0), 0.8), "another seed, another train");
+}
+
+#[test]
+fn velocity_sets_how_hard_it_is_crushed() {
+    let (soft, hard) = (held(&crumple(1.0), 0.25), held(&crumple(1.0), 1.0));
+    let rms =
+        |y: &[f32]| (y.iter().map(|s| (*s as f64).powi(2)).sum::<f64>() / y.len() as f64).sqrt();
+    let db = 20.0 * (rms(&hard) / rms(&soft)).log10();
+    assert!(db > 6.0, "{db} dB");
+}
+
+/// The rate moves the count, and every rate and exponent in range stays finite and
+/// under full scale at full velocity, with the body in.
+#[test]
+fn every_rate_and_exponent_is_safe() {
+    let count = |rate: f64| {
+        let p = EngineParams {
+            crumple_rate: rate,
+            ..crumple(3.0)
+        };
+        let y = held(&p, 1.0);
+        onsets(&y, CLICK_FLOOR * peak(&y)).len()
+    };
+    let (slow, fast) = (count(5.0), count(100.0));
+    assert!(fast > 3 * slow, "{slow} at 5/s, {fast} at 100/s");
+    for (rate, tau) in [(1.0, 1.0), (500.0, 1.0), (500.0, 3.0), (1.0, 3.0)] {
+        let p = EngineParams {
+            crumple_rate: rate,
+            crumple_tau: tau,
+            mix: 0.7,
+            ..crumple(4.0)
+        };
+        let y = held(&p, 1.0);
+        assert!(
+            y.iter().all(|s| s.is_finite()) && peak(&y) < 1.0,
+            "{rate} {tau}"
+        );
+    }
+}
+
+/// Strike is the gesture every patch had: setting it changes no bit, and Crumple's own
+/// controls do nothing to a strike.
+#[test]
+fn strike_is_unchanged() {
+    let p = EngineParams::default();
+    let moved = EngineParams {
+        gesture: Gesture::Strike,
+        crumple_rate: 300.0,
+        crumple_tau: 2.5,
+        ..p
+    };
+    assert_eq!(held(&p, 0.7), held(&moved, 0.7));
+}
