@@ -124,6 +124,9 @@ fn strike_is_unchanged() {
         gesture: Gesture::Strike,
         crumple_rate: 300.0,
         crumple_tau: 2.5,
+        radius_mm: 0.3,
+        roughness_um: 50.0,
+        roughness_beta: 0.5,
         ..p
     };
     assert_eq!(held(&p, 0.7), held(&moved, 0.7));

@@ -66,9 +66,15 @@ fn left_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
     });
     group(ui, "Gesture: what a held key plays", w, |ui| {
         choice(ui, &p.gesture.gesture, "gesture", s);
-        if p.gesture.gesture.value() == Gesture::Crumple {
+        let gesture = p.gesture.gesture.value();
+        if gesture == Gesture::Crumple {
             slider(ui, &p.gesture.crumple_rate, "crate", s);
             slider(ui, &p.gesture.crumple_tau, "ctau", s);
+        }
+        if gesture.on_surface() {
+            slider(ui, &p.gesture.radius, "radius", s);
+            slider(ui, &p.gesture.roughness, "rough", s);
+            slider(ui, &p.gesture.roughness_beta, "rbeta", s);
         }
     });
 }

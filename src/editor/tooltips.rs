@@ -39,7 +39,9 @@ pub fn paper_note(id: &str) -> Option<&'static str> {
         "pos" => "The strike point on the body: sets each mode's gain (modal synthesis)",
         "gesture" => {
             "Strike: one strike and its bounces. Crumple: while the key is held, a seeded \
-             train of strikes (Fontana & Bresin's crumpling, energies on Sethna's power law)"
+             train of strikes (Fontana & Bresin's crumpling, energies on Sethna's power law). \
+             Roll / Scrape: a ball rolled, or a probe dragged, over a fractal surface; the \
+             contact of eq (1) under a load (seed 001), the body hearing the force over it"
         }
         _ => return None,
     })

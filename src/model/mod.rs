@@ -22,9 +22,11 @@ pub mod newton;
 pub mod paper;
 pub mod prop1;
 pub mod restitution;
+pub mod roll;
 pub mod scheme;
 pub mod sequence;
 pub mod series;
+pub mod surface;
 pub mod tau;
 pub mod vout;
 

@@ -281,6 +281,13 @@ pub struct GestureParams {
     pub crumple_rate: FloatParam,
     #[id = "ctau"]
     pub crumple_tau: FloatParam,
+    /// Roll and Scrape: the ball's (or probe's) radius, and the surface.
+    #[id = "radius"]
+    pub radius: FloatParam,
+    #[id = "rough"]
+    pub roughness: FloatParam,
+    #[id = "rbeta"]
+    pub roughness_beta: FloatParam,
 }
 
 impl GestureParams {
@@ -289,6 +296,9 @@ impl GestureParams {
             gesture: EnumParam::new("Gesture", Gesture::Strike),
             crumple_rate: number_param("crate"),
             crumple_tau: number_param("ctau"),
+            radius: number_param("radius"),
+            roughness: number_param("rough"),
+            roughness_beta: number_param("rbeta"),
         }
     }
 }

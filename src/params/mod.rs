@@ -202,6 +202,9 @@ impl ReboundParams {
             gesture: self.gesture.gesture.value(),
             crumple_rate: heard(pow10(&self.gesture.crumple_rate)),
             crumple_tau: heard(self.gesture.crumple_tau.value() as f64),
+            radius_mm: heard(pow10(&self.gesture.radius)),
+            roughness_um: heard(pow10(&self.gesture.roughness)),
+            roughness_beta: heard(self.gesture.roughness_beta.value() as f64),
         }
         .within_limits()
     }

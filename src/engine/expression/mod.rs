@@ -195,6 +195,29 @@ impl Expression {
         }
     }
 
+    /// The pressure that acts: the largest of the note's, its channel's and its zone's.
+    pub fn pressure(&self) -> f64 {
+        self.pressure
+            .max(self.channel.pressure)
+            .max(self.zone.pressure)
+    }
+
+    /// Roll and Scrape: the factor on the note's speed, `(1 + pressure)` for a roll
+    /// (a push), and the mod wheel's on Speed up to `1 + depth`.
+    pub fn speed_factor(&self, p: &EngineParams) -> f64 {
+        let wheel = if p.mod_wheel == ModWheel::Speed {
+            1.0 + self.wheel * p.mod_depth
+        } else {
+            1.0
+        };
+        let push = if p.gesture == crate::engine::params::Gesture::Roll {
+            1.0 + self.pressure()
+        } else {
+            1.0
+        };
+        wheel * push
+    }
+
     /// True when it moves nothing.
     #[inline]
     pub fn is_neutral(&self) -> bool {
@@ -240,13 +263,14 @@ impl Expression {
                 ModWheel::Pitch => semitones += WHEEL_PITCH * w,
                 ModWheel::Decay => wheel(&mut q, &DECAY, w),
                 ModWheel::Brightness => wheel(&mut q, &BRIGHTNESS, w),
+                // Read by a rolling or scraping voice (`speed_factor`).
+                ModWheel::Speed => {}
             }
         }
-        let pressure = self
-            .pressure
-            .max(self.channel.pressure)
-            .max(self.zone.pressure);
-        if pressure > 0.0 {
+        let pressure = self.pressure();
+        // On a surface the key's pressure moves the gesture (`speed_factor`), not a
+        // finger on the body.
+        if pressure > 0.0 && !p.gesture.on_surface() {
             q.t60 = (q.t60 * PRESSURE_DAMP.powf(pressure)).max(MIN_T60);
         }
         let own = self.brightness.unwrap_or(self.channel.timbre);

@@ -19,7 +19,7 @@ macro_rules! number {
 }
 
 /// Every numeric parameter, in the plugin's order.
-pub const NUMBERS: [NumberSpec; 30] = [
+pub const NUMBERS: [NumberSpec; 33] = [
     number!(
         "vmin",
         "Strike speed min",
@@ -319,5 +319,35 @@ pub const NUMBERS: [NumberSpec; 30] = [
         2,
         crumple_tau,
         "Crumple: exponent of the strikes' energy law (larger: fewer loud ones)"
+    ),
+    number!(
+        "radius",
+        "Radius",
+        "radius",
+        " mm",
+        Scale::Log,
+        3,
+        radius_mm,
+        "Roll: the ball's radius; Scrape: the probe tip's (it cannot reach into narrower dips)"
+    ),
+    number!(
+        "rough",
+        "Roughness",
+        "roughness",
+        " µm",
+        Scale::Log,
+        3,
+        roughness_um,
+        "Roll and Scrape: the surface's RMS height"
+    ),
+    number!(
+        "rbeta",
+        "Roughness spectrum",
+        "roughness-beta",
+        "",
+        Scale::Linear,
+        2,
+        roughness_beta,
+        "Roll and Scrape: exponent β of the surface's 1/f^β spectrum (larger: smoother, duller)"
     ),
 ];

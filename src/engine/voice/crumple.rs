@@ -87,10 +87,12 @@ impl Voice {
         self.start_own(&own, key, v, started);
     }
 
-    /// The key (or the pedal holding it) is up: no more events. The strike in progress
-    /// and the body ring on as the note-off mode says.
+    /// The key (or the pedal holding it) is up: no more crumpling events (the strike in
+    /// progress and the body ring on as the note-off mode says), and a rolling ball
+    /// slows to rest, a scraping probe comes off.
     pub fn release_gesture(&mut self) {
         self.crumple = None;
+        self.release_surface();
     }
 
     /// Events the crumpling train of this note has struck, its own strike included

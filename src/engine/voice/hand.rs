@@ -30,6 +30,7 @@ impl Voice {
             self.bouncer = None;
             self.two_way = None;
             self.crumple = None;
+            self.rolling = None;
         }
     }
 
@@ -80,6 +81,7 @@ impl Voice {
         self.bouncer = None;
         self.two_way = None;
         self.crumple = None;
+        self.rolling = None;
         self.silence_sound();
         self.last_dry = 0.0;
         self.last_drive = 0.0;

@@ -17,6 +17,7 @@ mod hand;
 mod norm;
 mod note_on;
 mod ring_block;
+mod roll;
 mod settings;
 mod tail;
 mod tick;
@@ -123,6 +124,8 @@ pub struct Voice {
     train_cuts: u32,
     /// The crumpling train of a held note (Gesture Crumple), until the key is up.
     crumple: Option<crumple::Crumpling>,
+    /// The rolling or scraping contact of a held note (Gesture Roll or Scrape).
+    rolling: Option<roll::RollVoice>,
     /// Released while the sustain pedal held it: it sounds on, undamped, until the
     /// pedal comes up or the key is struck again.
     pub sustained: bool,
@@ -198,6 +201,7 @@ impl Voice {
             held_drive: 0.0,
             train_cuts: 0,
             crumple: None,
+            rolling: None,
             sustained: false,
             pan: 0.0,
             edge: 1.0,
@@ -292,7 +296,8 @@ impl Voice {
         let contact_done = self.bouncer.as_ref().is_none_or(|b| b.is_done())
             && self.two_way.as_ref().is_none_or(|t| t.is_done())
             && self.tail.is_none()
-            && self.crumple.is_none();
+            && self.crumple.is_none()
+            && self.rolling.is_none();
         // The bank's bound (16 moduli) last: a sounding voice's last sample is over
         // the threshold, so a ringing voice is told apart without it.
         contact_done

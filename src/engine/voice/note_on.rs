@@ -2,6 +2,7 @@
 //! note-on (nothing simulated ahead).
 
 use super::crumple::Crumpling;
+use super::roll::RollVoice;
 use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
 use super::tail::{Interrupted, Tail};
 use super::two_way::TwoWay;
@@ -102,12 +103,21 @@ impl Voice {
         // The strike speed is the note's, not a parameter: its jitter applies here.
         let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
         self.start_own(p, key, v_in, now);
-        // A calibration measures the note's own strike, the train's hardest event.
-        self.crumple = if self.probing {
-            None
-        } else {
-            Crumpling::new(p, key, now, v_in, self.fs)
-        };
+        // A calibration measures the note's own strike, the train's hardest event (and
+        // the level a roll or scrape is heard against).
+        self.crumple = None;
+        self.rolling = None;
+        if self.probing {
+            return;
+        }
+        self.crumple = Crumpling::new(p, key, now, v_in, self.fs);
+        let contact = latch_cached(p, &mut self.unit).contact_at(p.v_max.max(p.v_min));
+        self.rolling = RollVoice::new(p, contact, &self.norm, v_in, now ^ u64::from(key) << 56);
+        if self.rolling.is_some() {
+            // No strike: the striker is set down on the surface.
+            self.bouncer = None;
+            self.two_way = None;
+        }
     }
 
     /// The strike of [`start`](Self::start) at speed `v_in` with the voice's own

@@ -15,6 +15,7 @@ impl Voice {
             && self.two_way.as_ref().is_none_or(|t| t.is_done())
             && self.tail.is_none()
             && self.crumple.is_none()
+            && self.rolling.is_none()
             && !self.body_stale
             && self.pending_damp.is_none()
     }

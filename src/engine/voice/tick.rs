@@ -162,7 +162,9 @@ impl Voice {
             self.crumple_sample(raw);
         }
         let (mut s, mut u) = (BounceSample::default(), 0.0);
-        if self.two_way.as_ref().is_some_and(|t| !t.is_done()) {
+        if self.rolling.is_some() {
+            (s, u) = self.roll_sample(raw).unwrap_or_default();
+        } else if self.two_way.as_ref().is_some_and(|t| !t.is_done()) {
             (s, u) = self.two_way_sample();
         } else if let Some(wall) = self.wall_sample::<HERE>(raw) {
             (s, u) = wall;

@@ -3,8 +3,10 @@
 //! checks are built from.
 
 use crate::model::body::BodyType;
-use crate::model::scheme::by_name;
 use crate::model::{ClampTarget, Correction, Method};
+
+mod kinds;
+pub use kinds::{Controls, Coupling, Gesture, ModWheel, NoteOff};
 
 /// Most voices a user can ask for.
 pub const MAX_VOICES: usize = 64;
@@ -96,107 +98,12 @@ pub struct EngineParams {
     /// Crumple: the exponent `τ` of the events' energy law `p(E) ∝ E^−τ`
     /// (`model::crumple`): larger, fewer loud events.
     pub crumple_tau: f64,
-}
-
-/// Which controls set the contact law.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Controls {
-    /// Hardness (contact time at `v_max`) and Bounciness (restitution `e`).
-    #[default]
-    Playable,
-    /// Stiffness `k` and damping `μ` (or `e`, by "Damping from") as the paper names them.
-    Expert,
-}
-
-impl Controls {
-    pub const ALL: [Controls; 2] = [Controls::Playable, Controls::Expert];
-}
-
-/// The parameter the mod wheel moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ModWheel {
-    #[default]
-    Off,
-    Hardness,
-    Bounciness,
-    Position,
-    Pitch,
-    Decay,
-    Brightness,
-}
-
-impl ModWheel {
-    pub const ALL: [ModWheel; 7] = [
-        ModWheel::Off,
-        ModWheel::Hardness,
-        ModWheel::Bounciness,
-        ModWheel::Position,
-        ModWheel::Pitch,
-        ModWheel::Decay,
-        ModWheel::Brightness,
-    ];
-}
-
-/// What a note plays with the contact.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Gesture {
-    /// One strike at the note's speed, and the bounces that follow it.
-    #[default]
-    Strike,
-    /// While the key is held, a seeded train of strikes on a power law of energies at
-    /// Poisson instants (`model::crumple`): paper, foil, leaves crushed in the hand.
-    Crumple,
-}
-
-impl Gesture {
-    pub const ALL: [Gesture; 2] = [Gesture::Strike, Gesture::Crumple];
-}
-
-/// What the striker meets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Coupling {
-    /// A wall that never moves; its force drives the body one way (the paper's model).
-    #[default]
-    Rigid,
-    /// The body's modes at the strike point move under the striker, and the contact
-    /// acts on the compression between them (`model::coupled`): a light body lengthens
-    /// the contact and can meet the striker again.
-    TwoWay,
-}
-
-impl Coupling {
-    pub const ALL: [Coupling; 2] = [Coupling::Rigid, Coupling::TwoWay];
-}
-
-/// What releasing a key does to its voice.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum NoteOff {
-    /// Nothing: the struck object rings on, as it does in the world.
-    #[default]
-    Ring,
-    /// A hand on the object: no further bounces (a contact in progress finishes), and
-    /// from the note-off every mode of the body decays with T60 at most `release`, its
-    /// ringing carried on (no gain step). The voice then ends as usual, below −120 dB.
-    Damp,
-}
-
-impl NoteOff {
-    pub const ALL: [NoteOff; 2] = [NoteOff::Ring, NoteOff::Damp];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            NoteOff::Ring => "ring",
-            NoteOff::Damp => "damp",
-        }
-    }
-}
-
-impl std::str::FromStr for NoteOff {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        by_name(&NoteOff::ALL, NoteOff::name, s)
-            .ok_or_else(|| format!("expected ring or damp (got '{s}')"))
-    }
+    /// Roll: the ball's radius; Scrape: the probe tip's, mm.
+    pub radius_mm: f64,
+    /// Roll and Scrape: the surface's RMS height, µm, and the exponent `β` of its
+    /// `1/f^β` spectrum (`model::surface`).
+    pub roughness_um: f64,
+    pub roughness_beta: f64,
 }
 
 impl Default for EngineParams {
@@ -244,6 +151,9 @@ impl Default for EngineParams {
             gesture: Gesture::Strike,
             crumple_rate: 40.0,
             crumple_tau: 1.4,
+            radius_mm: 8.0,
+            roughness_um: 5.0,
+            roughness_beta: 1.5,
         }
     }
 }
@@ -294,6 +204,9 @@ pub const LIMITS: [EngineParams; 2] = [
         gesture: Gesture::Strike,
         crumple_rate: 1.0,
         crumple_tau: 1.0,
+        radius_mm: 0.1,
+        roughness_um: 0.1,
+        roughness_beta: 0.0,
     },
     EngineParams {
         v_min: 50.0,
@@ -338,6 +251,9 @@ pub const LIMITS: [EngineParams; 2] = [
         gesture: Gesture::Strike,
         crumple_rate: 500.0,
         crumple_tau: 3.0,
+        radius_mm: 50.0,
+        roughness_um: 100.0,
+        roughness_beta: 2.0,
     },
 ];
 
@@ -387,6 +303,9 @@ impl EngineParams {
             velocity_hardness: f(|p| p.velocity_hardness),
             crumple_rate: f(|p| p.crumple_rate),
             crumple_tau: f(|p| p.crumple_tau),
+            radius_mm: f(|p| p.radius_mm),
+            roughness_um: f(|p| p.roughness_um),
+            roughness_beta: f(|p| p.roughness_beta),
             ..*self
         }
     }

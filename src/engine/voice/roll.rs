@@ -1,0 +1,169 @@
+//! Roll and Scrape in a voice: while the key is held the striker moves along a rough
+//! surface at the note's speed (`model::surface`), pressed onto it by a load, and the
+//! Hunt–Crossley contact between them (`model::roll`) drives the body with the force
+//! over the load, as a strike under gravity in contact does. A roll's ball slows to
+//! rest after the note-off; a scrape's probe is lifted.
+
+use super::Voice;
+use super::norm::{EXCITATION_LIMIT, Norm};
+use super::settings::train_seed;
+use crate::engine::params::{EngineParams, Gesture};
+use crate::model::surface::{DX, Surface};
+use crate::model::{BounceSample, Contact, roll::Rolling};
+
+/// A scraping probe is pressed with its weight and the hand's force: this many times
+/// its weight at full key pressure, [`SCRAPE_REST`] of that with none.
+pub const SCRAPE_PRESS: f64 = 4.0;
+pub const SCRAPE_REST: f64 = 0.25;
+/// After the note-off a rolling ball's speed falls with this time constant, s; a
+/// scrape's probe comes off the surface in [`LIFT_TIME`].
+pub const ROLL_STOP: f64 = 0.3;
+pub const LIFT_TIME: f64 = 0.005;
+/// Time constant of the speed's glide to what expression asks, s.
+const SPEED_GLIDE: f64 = 0.01;
+/// The force over the load is heard against the peak force of a strike at the note's
+/// top speed times the profile's RMS slope (the speed of the bumps it meets), times
+/// this: on the default patch a roll at full velocity peaks near −6 dBFS. Not yet a
+/// calibration: other surfaces and contacts are louder or softer (`docs/gestures.md`).
+const ROLL_LEVEL: f64 = 0.25;
+/// Below this speed, m/s, a released ball has stopped.
+const AT_REST: f64 = 1e-4;
+
+/// A voice's rolling or scraping contact.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct RollVoice {
+    surface: Surface,
+    contact: Rolling,
+    scrape: bool,
+    /// Path travelled (m), the surface under the striker there, the speed now and the
+    /// note's.
+    x: f64,
+    s_prev: f64,
+    speed: f64,
+    top: f64,
+    held: bool,
+    /// The weight, and the force over the load to the normalised excitation.
+    weight: f64,
+    scale: f64,
+    /// Per-sample glide coefficients: held, a roll slowing, a probe lifting.
+    glide: [f64; 3],
+}
+
+impl RollVoice {
+    /// The gesture of a note at speed `v_top` on the patch `p` (its own parameters),
+    /// its contact `contact`, or `None` when the gesture is not on a surface.
+    pub(super) fn new(
+        p: &EngineParams,
+        contact: Contact,
+        norm: &Norm,
+        v_top: f64,
+        seed: u64,
+    ) -> Option<Self> {
+        if !p.gesture.on_surface() {
+            return None;
+        }
+        let fs = norm.fs;
+        let seed = train_seed(p.seed, 0, seed) ^ 0x5CA1E;
+        let radius = p.radius_mm * 1e-3;
+        let surface = Surface::new(p.roughness_um * 1e-6, p.roughness_beta, radius, seed);
+        let mut surface = surface;
+        let s0 = surface.envelope_at(0);
+        let weight = contact.mass * p.gravity;
+        let scrape = p.gesture == Gesture::Scrape;
+        // A scrape's steps are made for the hardest press.
+        let most = if scrape {
+            weight * (1.0 + SCRAPE_PRESS)
+        } else {
+            weight
+        };
+        let rolling = Rolling::new(contact, weight, s0, fs).stepped_for(most, fs);
+        // The peak force goes as v^{2α/(α+1)} (eq 1 made dimensionless).
+        let slope = surface.slope_rms().max(1e-6);
+        let a = contact.alpha;
+        let scale = ROLL_LEVEL * norm.inv_peak * slope.powf(-2.0 * a / (a + 1.0));
+        Some(Self {
+            surface,
+            contact: rolling,
+            scrape,
+            x: 0.0,
+            s_prev: s0,
+            speed: 0.0,
+            top: v_top,
+            held: true,
+            weight,
+            scale: if scale.is_finite() { scale } else { 0.0 },
+            glide: [SPEED_GLIDE, ROLL_STOP, LIFT_TIME].map(|tau| 1.0 - (-1.0 / (tau * fs)).exp()),
+        })
+    }
+
+    /// One sample at the speed factor `factor` and key pressure `pressure`: the
+    /// normalised excitation, or `None` once the gesture is over.
+    #[inline]
+    fn sample(&mut self, factor: f64, pressure: f64, fs: f64) -> Option<f64> {
+        let (target, coef) = match (self.held, self.scrape) {
+            (true, _) => (self.top * factor, self.glide[0]),
+            (false, false) => (0.0, self.glide[1]),
+            (false, true) => (0.0, self.glide[2]),
+        };
+        self.speed += (target - self.speed) * coef;
+        if !self.held && self.speed < AT_REST {
+            return None;
+        }
+        let press = if self.scrape && self.held {
+            1.0 + SCRAPE_PRESS * (SCRAPE_REST + (1.0 - SCRAPE_REST) * pressure)
+        } else if self.scrape {
+            // Lifting: the press goes with the speed.
+            self.speed / self.top.max(AT_REST)
+        } else {
+            1.0
+        };
+        self.contact.set_load(self.weight * press);
+        self.x += self.speed / fs;
+        let j = (self.x / DX).floor();
+        let t = self.x / DX - j;
+        let (a, b) = (
+            self.surface.envelope_at(j as u64),
+            self.surface.envelope_at(j as u64 + 1),
+        );
+        let s1 = a + t * (b - a);
+        let f = self.contact.sample(self.s_prev, s1, fs);
+        self.s_prev = s1;
+        let u = (f - self.contact.load()) * self.scale;
+        Some(u.clamp(-EXCITATION_LIMIT, EXCITATION_LIMIT))
+    }
+
+    /// The contact's energy balance so far (`model::roll`): `(drift, scale)`, J.
+    pub(super) fn balance(&self) -> (f64, f64) {
+        (self.contact.drift(self.s_prev), self.contact.energy_scale())
+    }
+}
+
+impl Voice {
+    /// One sample of a rolling or scraping gesture, while there is one.
+    #[inline(never)]
+    pub(super) fn roll_sample(&mut self, raw: &EngineParams) -> Option<(BounceSample, f64)> {
+        let factor = self.expression.speed_factor(raw);
+        let pressure = self.expression.pressure();
+        let r = self.rolling.as_mut()?;
+        match r.sample(factor, pressure, self.fs) {
+            Some(u) => Some((BounceSample::default(), u)),
+            None => {
+                self.rolling = None;
+                None
+            }
+        }
+    }
+
+    /// The key is up: the ball slows to rest, the probe comes off.
+    pub(super) fn release_surface(&mut self) {
+        if let Some(r) = self.rolling.as_mut() {
+            r.held = false;
+        }
+    }
+
+    /// A rolling or scraping gesture's energy balance so far, `(drift, scale)` in J
+    /// (`None` without one): its integrator's error, as a strike's drift reports it.
+    pub fn surface_balance(&self) -> Option<(f64, f64)> {
+        self.rolling.as_ref().map(RollVoice::balance)
+    }
+}

@@ -1,0 +1,256 @@
+//! Rolling and scraping: the Hunt–Crossley contact of eq (1) between a mass and a
+//! surface that moves under it, pressed by a load (a rolling ball's weight `m g`, as in
+//! seed 001's gravity in contact, or the hand's force on a probe).
+//!
+//! The mass's lowest point is at height `y` (up), the surface under it at `s(t)`, the
+//! [`Surface`](super::surface::Surface) envelope at the path point the mass has reached.
+//! The compression is `δ = s − y`, and the contact force on the mass, up,
+//! `F = k δ^α (1 + μ δ̇)` (eq 1 with `δ̇ = ṡ − ẏ`; never below 0: it pushes, it does
+//! not pull), so `m ÿ = F − L`. Over a bump taken fast the surface falls away faster
+//! than the load can follow, and the mass flies: its flight is the exact parabola
+//! under the load, and it lands where that parabola meets the surface (a quadratic in
+//! the sample, the surface linear across it), at its own sub-sample instant.
+//!
+//! **Energy balance.** With `E = ½ m ẏ² + L y + k δ^{α+1}/(α + 1)` (eqs 11, 13 and
+//! the load's potential), `dE/dt = F ṡ − P_d`, where `F ṡ` is the power the moving
+//! surface puts in and `P_d = (F − k δ^α) δ̇ ≥ 0` what the contact's damping takes
+//! (eq 1: `k δ^α μ δ̇²`). So `E + D − W` stays at its start, `D` and `W` the integrals
+//! of the two; [`Rolling::drift`] is how far the method's steps leave it, as the
+//! Hamiltonian drift of a strike reports the integrator's error.
+
+use super::contact::Contact;
+
+/// Most steps a sample. A contact stiffer than this takes at `h ω` ≈ [`OMEGA_STEP`]
+/// × (what it would need / this): a bounded cost, a coarser pulse.
+pub const MAX_STEPS: u32 = 32;
+/// `h ω` a step aims at (velocity Verlet, eq 24, is stable below 2).
+const OMEGA_STEP: f64 = 0.3;
+
+/// The contact of a mass pressed onto a moving surface.
+#[derive(Clone, Copy, Debug)]
+pub struct Rolling {
+    pub contact: Contact,
+    /// The load pressing the mass down, N ([`set_load`](Self::set_load) moves it).
+    load: f64,
+    /// Height and vertical velocity of the mass's lowest point.
+    pub y: f64,
+    pub w: f64,
+    /// The contact force at the state (0 in flight), and `δ^α` there.
+    f: f64,
+    d_pow: f64,
+    /// The energy at the start, and what the damping took and the surface put in.
+    e0: f64,
+    dissipated: f64,
+    work: f64,
+    /// Steps a sample.
+    steps: u32,
+    /// Landings after a flight, and the last one's instant in samples from the start.
+    pub landings: u32,
+    pub last_landing: f64,
+    samples: u64,
+}
+
+impl Rolling {
+    /// A mass at rest on the surface at height `s0`, under the load `load`, stepped
+    /// `fs` times a second.
+    pub fn new(contact: Contact, load: f64, s0: f64, fs: f64) -> Self {
+        let load = if load.is_finite() { load.max(0.0) } else { 0.0 };
+        let delta = static_compression(&contact, load);
+        let mut r = Self {
+            contact,
+            load,
+            y: s0 - delta,
+            w: 0.0,
+            f: load,
+            d_pow: pos_pow(delta, contact.alpha),
+            e0: 0.0,
+            dissipated: 0.0,
+            work: 0.0,
+            steps: steps_for(&contact, load, fs),
+            landings: 0,
+            last_landing: f64::NAN,
+            samples: 0,
+        };
+        r.e0 = r.energy(s0);
+        r
+    }
+
+    /// These steps made for a load up to `most` (a scrape pressed harder later).
+    pub fn stepped_for(mut self, most: f64, fs: f64) -> Self {
+        self.steps = self.steps.max(steps_for(&self.contact, most, fs));
+        self
+    }
+
+    /// A new load: the work it does on the balance (its potential `L y` moves by
+    /// `ΔL y` at the height now) is counted with the surface's.
+    pub fn set_load(&mut self, load: f64) {
+        let load = if load.is_finite() { load.max(0.0) } else { 0.0 };
+        self.work += (load - self.load) * self.y;
+        self.load = load;
+    }
+
+    /// One sample with the surface going from `s0` to `s1` under the mass: returns the
+    /// contact force averaged over the sample (the impulse it gave, × fs), N.
+    #[inline]
+    pub fn sample(&mut self, s0: f64, s1: f64, fs: f64) -> f64 {
+        let n = self.steps;
+        let dt = 1.0 / (fs * n as f64);
+        let ds = (s1 - s0) / n as f64;
+        let w0 = self.w;
+        for i in 0..n {
+            let a = s0 + ds * i as f64;
+            self.step(a, ds / dt, dt, i, n);
+        }
+        self.samples += 1;
+        // m Δw = ∫(F − L) dt over the sample.
+        self.contact.mass * (self.w - w0) * fs + self.load
+    }
+
+    /// One step of `dt` with the surface at `s` moving at `sdot`: in flight the exact
+    /// parabola to the landing (then the rest of the step in contact), in contact
+    /// velocity Verlet (eq 24) on the compression.
+    #[inline]
+    fn step(&mut self, s: f64, sdot: f64, dt: f64, i: u32, n: u32) {
+        let g = self.load / self.contact.mass;
+        if s - self.y > 0.0 || self.f > 0.0 {
+            self.contact_step(s, sdot, dt);
+            return;
+        }
+        // Flight: y + w t − g t²/2 = s + ṡ t first at t in (0, dt]?
+        let (a, b, c) = (0.5 * g, sdot - self.w, s - self.y);
+        let t = first_root(a, b, c, dt);
+        match t {
+            Some(t) => {
+                self.fly(t, g);
+                self.landings += 1;
+                self.last_landing = (self.samples as f64) + (i as f64 + t / dt) / n as f64;
+                self.contact_step(s + sdot * t, sdot, dt - t);
+            }
+            None => self.fly(dt, g),
+        }
+    }
+
+    #[inline]
+    fn fly(&mut self, t: f64, g: f64) {
+        self.y += self.w * t - 0.5 * g * t * t;
+        self.w -= g * t;
+    }
+
+    /// Velocity Verlet on the mass in contact, the surface linear over the step.
+    /// `δ^α` is taken once a step: the end's is the next step's start.
+    #[inline]
+    fn contact_step(&mut self, s: f64, sdot: f64, dt: f64) {
+        if dt <= 0.0 {
+            return;
+        }
+        let (m, k) = (self.contact.mass, self.contact.k);
+        let (f0, dd0) = (self.f, sdot - self.w);
+        let spring0 = k * self.d_pow;
+        let a0 = (f0 - self.load) / m;
+        self.y += dt * self.w + 0.5 * dt * dt * a0;
+        let w_pred = self.w + dt * a0;
+        let d1 = s + sdot * dt - self.y;
+        self.d_pow = pos_pow(d1, self.contact.alpha);
+        let spring1 = k * self.d_pow;
+        // Eq (1), never pulling.
+        let f1 = (spring1 * (1.0 + self.contact.mu * (sdot - w_pred))).max(0.0);
+        self.w += 0.5 * dt * (a0 + (f1 - self.load) / m);
+        self.f = f1;
+        let dd1 = sdot - self.w;
+        // The balance's integrals by the trapezoid rule over the step.
+        let (p0, p1) = ((f0 - spring0) * dd0, (f1 - spring1) * dd1);
+        self.dissipated += 0.5 * dt * (p0 + p1);
+        self.work += 0.5 * dt * (f0 + f1) * sdot;
+    }
+
+    /// `E` of the balance with the surface at `s`.
+    pub fn energy(&self, s: f64) -> f64 {
+        let c = &self.contact;
+        let d = s - self.y;
+        let v = c.k * pos_pow(d, c.alpha + 1.0) / (c.alpha + 1.0);
+        0.5 * c.mass * self.w * self.w + self.load * self.y + v
+    }
+
+    /// `E + D − W − E₀` with the surface at `s`: what the steps have gained or lost,
+    /// J (0 for an exact integration).
+    pub fn drift(&self, s: f64) -> f64 {
+        self.energy(s) + self.dissipated - self.work - self.e0
+    }
+
+    /// The scale [`drift`](Self::drift) is read against: the largest of the energies
+    /// moved (the surface's work, the damping's, the start).
+    pub fn energy_scale(&self) -> f64 {
+        self.work
+            .abs()
+            .max(self.dissipated.abs())
+            .max(self.e0.abs())
+    }
+
+    /// True while the surface presses the mass.
+    pub fn touching(&self) -> bool {
+        self.f > 0.0
+    }
+
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+
+    pub fn load(&self) -> f64 {
+        self.load
+    }
+}
+
+/// `x^p` for `x > 0`, else 0.
+#[inline]
+fn pos_pow(x: f64, p: f64) -> f64 {
+    if x > 0.0 { x.powf(p) } else { 0.0 }
+}
+
+/// The compression at which the contact holds the load: `k δ^α = L`.
+pub fn static_compression(c: &Contact, load: f64) -> f64 {
+    if load > 0.0 && c.k > 0.0 {
+        (load / c.k).powf(1.0 / c.alpha)
+    } else {
+        0.0
+    }
+}
+
+/// Steps a sample so that `h ω ≤` [`OMEGA_STEP`] (and `h λ ≤ 0.5`) at four times the
+/// static compression (a landing presses deeper), at most [`MAX_STEPS`].
+pub fn steps_for(c: &Contact, load: f64, fs: f64) -> u32 {
+    let deep = 4.0 * static_compression(c, load).max(1e-9);
+    let omega = (c.k * c.alpha * deep.powf(c.alpha - 1.0) / c.mass).sqrt();
+    let lambda = c.k * deep.powf(c.alpha) * c.mu / c.mass;
+    let need = (omega / (fs * OMEGA_STEP)).max(lambda / (fs * 0.5));
+    if need.is_finite() {
+        need.ceil().clamp(1.0, MAX_STEPS as f64) as u32
+    } else {
+        MAX_STEPS
+    }
+}
+
+/// The least root of `a t² + b t + c` in `(0, t_max]` (`a ≥ 0`, `c < 0` or not).
+fn first_root(a: f64, b: f64, c: f64, t_max: f64) -> Option<f64> {
+    let t = if a > 0.0 {
+        let disc = b * b - 4.0 * a * c;
+        if disc < 0.0 {
+            return None;
+        }
+        // The stable form of the smaller positive root.
+        let q = -0.5 * (b + b.signum() * disc.sqrt());
+        let (r1, r2) = (q / a, if q != 0.0 { c / q } else { f64::INFINITY });
+        [r1, r2]
+            .into_iter()
+            .filter(|r| *r > 0.0)
+            .fold(f64::INFINITY, f64::min)
+    } else if b != 0.0 {
+        -c / b
+    } else {
+        return None;
+    };
+    (t > 0.0 && t <= t_max).then_some(t)
+}
+
+#[cfg(test)]
+#[path = "roll_tests.rs"]
+mod tests;
