@@ -135,6 +135,31 @@ fn process_does_not_allocate() {
     assert_eq!(alloc_violations() - before, 0);
 }
 
+/// Every held gesture (a crumple's re-strikes, a roll's and a scrape's contact on the
+/// surface, their note-offs) plays without allocating, finite, at its extremes too.
+#[test]
+fn held_gestures_do_not_allocate() {
+    for gesture in 1..4 {
+        for (rate, rough) in [(0.0, 0.0), (1.0, 1.0)] {
+            let before = alloc_violations();
+            let mut p = activated(48000.0, 256);
+            let params = p.rebound_params();
+            set_norm(&params, "gesture", gesture as f32 / 3.0);
+            set_norm(&params, "crate", rate);
+            set_norm(&params, "rough", rough);
+            set_norm(&params, "radius", 1.0 - rough);
+            let mut events: Vec<_> = (0..8)
+                .map(|i| note_on(i * 1000, 48 + 5 * i as u8, 0.4 + 0.07 * i as f32))
+                .collect();
+            events.extend((0..8).map(|i| note_off(20_000 + i * 500, 48 + 5 * i as u8, -1)));
+            let (l, _, _) = run(&mut p, 256, 48000, &events);
+            assert!(l.iter().all(|s| s.is_finite()), "gesture {gesture}");
+            assert!(l.iter().any(|s| s.abs() > 1e-4), "gesture {gesture} is silent");
+            assert_eq!(alloc_violations() - before, 0, "gesture {gesture}");
+        }
+    }
+}
+
 #[test]
 fn bouncing_onsets_are_spaced_by_the_flight_time() {
     let fs = 48000.0;
