@@ -115,6 +115,22 @@ fn every_rate_and_exponent_is_safe() {
     }
 }
 
+/// On a body that gives (two-way coupling) every click is a two-way strike: still an
+/// irregular train, finite and under full scale.
+#[test]
+fn a_crumple_on_a_body_that_gives() {
+    let p = EngineParams {
+        coupling: rebound::engine::Coupling::TwoWay,
+        body_mass: 0.05,
+        ..crumple(5.0)
+    };
+    let y = held(&p, 1.0);
+    let top = peak(&y);
+    assert!(y.iter().all(|s| s.is_finite()) && top > 0.0 && top < 1.0, "{top}");
+    let at = onsets(&y, CLICK_FLOOR * top);
+    assert!(at.len() >= 10, "{} clicks", at.len());
+}
+
 /// Strike is the gesture every patch had: setting it changes no bit, and Crumple's own
 /// controls do nothing to a strike.
 #[test]
