@@ -18,6 +18,7 @@
 //! of the two; [`Rolling::drift`] is how far the method's steps leave it, as the
 //! Hamiltonian drift of a strike reports the integrator's error.
 
+use super::alpha_pow::AlphaPow;
 use super::contact::Contact;
 
 /// Most steps a sample. A contact stiffer than this takes at `h ω` ≈ [`OMEGA_STEP`]
@@ -42,8 +43,12 @@ pub struct Rolling {
     e0: f64,
     dissipated: f64,
     work: f64,
-    /// Steps a sample.
+    /// Steps a sample, a step's length and the rate.
     steps: u32,
+    dt: f64,
+    fs: f64,
+    /// `δ^α` from its tables (or the exact form where α has one).
+    pow: AlphaPow,
     /// Landings after a flight, and the last one's instant in samples from the start.
     pub landings: u32,
     pub last_landing: f64,
@@ -56,17 +61,22 @@ impl Rolling {
     pub fn new(contact: Contact, load: f64, s0: f64, fs: f64) -> Self {
         let load = if load.is_finite() { load.max(0.0) } else { 0.0 };
         let delta = static_compression(&contact, load);
+        let pow = AlphaPow::new(contact.alpha);
+        let steps = steps_for(&contact, load, fs);
         let mut r = Self {
             contact,
             load,
             y: s0 - delta,
             w: 0.0,
             f: load,
-            d_pow: pos_pow(delta, contact.alpha),
+            d_pow: if delta > 0.0 { pow.pow(delta) } else { 0.0 },
             e0: 0.0,
             dissipated: 0.0,
             work: 0.0,
-            steps: steps_for(&contact, load, fs),
+            steps,
+            dt: 1.0 / (fs * steps as f64),
+            fs,
+            pow,
             landings: 0,
             last_landing: f64::NAN,
             samples: 0,
@@ -76,8 +86,9 @@ impl Rolling {
     }
 
     /// These steps made for a load up to `most` (a scrape pressed harder later).
-    pub fn stepped_for(mut self, most: f64, fs: f64) -> Self {
-        self.steps = self.steps.max(steps_for(&self.contact, most, fs));
+    pub fn stepped_for(mut self, most: f64) -> Self {
+        self.steps = self.steps.max(steps_for(&self.contact, most, self.fs));
+        self.dt = 1.0 / (self.fs * self.steps as f64);
         self
     }
 
@@ -92,14 +103,15 @@ impl Rolling {
     /// One sample with the surface going from `s0` to `s1` under the mass: returns the
     /// contact force averaged over the sample (the impulse it gave, × fs), N.
     #[inline]
-    pub fn sample(&mut self, s0: f64, s1: f64, fs: f64) -> f64 {
-        let n = self.steps;
-        let dt = 1.0 / (fs * n as f64);
-        let ds = (s1 - s0) / n as f64;
+    pub fn sample(&mut self, s0: f64, s1: f64) -> f64 {
+        let (n, dt, fs) = (self.steps, self.dt, self.fs);
+        // The surface's speed over the sample, and its rise a step.
+        let sdot = (s1 - s0) * fs;
+        let ds = sdot * dt;
         let w0 = self.w;
         for i in 0..n {
             let a = s0 + ds * i as f64;
-            self.step(a, ds / dt, dt, i, n);
+            self.step(a, sdot, dt, i, n);
         }
         self.samples += 1;
         // m Δw = ∫(F − L) dt over the sample.
@@ -150,7 +162,7 @@ impl Rolling {
         self.y += dt * self.w + 0.5 * dt * dt * a0;
         let w_pred = self.w + dt * a0;
         let d1 = s + sdot * dt - self.y;
-        self.d_pow = pos_pow(d1, self.contact.alpha);
+        self.d_pow = if d1 > 0.0 { self.pow.pow(d1) } else { 0.0 };
         let spring1 = k * self.d_pow;
         // Eq (1), never pulling.
         let f1 = (spring1 * (1.0 + self.contact.mu * (sdot - w_pred))).max(0.0);

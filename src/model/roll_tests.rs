@@ -27,7 +27,7 @@ fn roll(speed: f64, rough: f64, seconds: f64) -> (Rolling, f64, f64) {
     for _ in 0..n {
         x += speed / FS;
         let s1 = at(&mut surf, x);
-        sum += r.sample(s_prev, s1, FS);
+        sum += r.sample(s_prev, s1);
         s_prev = s1;
     }
     (r, s_prev, sum / n as f64)

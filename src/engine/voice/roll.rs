@@ -76,7 +76,7 @@ impl RollVoice {
         } else {
             weight
         };
-        let rolling = Rolling::new(contact, weight, s0, fs).stepped_for(most, fs);
+        let rolling = Rolling::new(contact, weight, s0, fs).stepped_for(most);
         // The peak force goes as v^{2α/(α+1)} (eq 1 made dimensionless).
         let slope = surface.slope_rms().max(1e-6);
         let a = contact.alpha;
@@ -126,7 +126,7 @@ impl RollVoice {
             self.surface.envelope_at(j as u64 + 1),
         );
         let s1 = a + t * (b - a);
-        let f = self.contact.sample(self.s_prev, s1, fs);
+        let f = self.contact.sample(self.s_prev, s1);
         self.s_prev = s1;
         let u = (f - self.contact.load()) * self.scale;
         Some(u.clamp(-EXCITATION_LIMIT, EXCITATION_LIMIT))
