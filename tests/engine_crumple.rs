@@ -126,7 +126,10 @@ fn a_crumple_on_a_body_that_gives() {
     };
     let y = held(&p, 1.0);
     let top = peak(&y);
-    assert!(y.iter().all(|s| s.is_finite()) && top > 0.0 && top < 1.0, "{top}");
+    assert!(
+        y.iter().all(|s| s.is_finite()) && top > 0.0 && top < 1.0,
+        "{top}"
+    );
     let at = onsets(&y, CLICK_FLOOR * top);
     assert!(at.len() >= 10, "{} clicks", at.len());
 }

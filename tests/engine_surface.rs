@@ -123,6 +123,10 @@ fn the_gesture_ends_after_the_note_off() {
     let scrape = held(&dry(Gesture::Scrape), 0.8, HOLD + 1.0);
     let during = rms(&scrape[(1.0 * FS) as usize..(HOLD * FS) as usize]);
     assert!(after(&scrape, HOLD + 0.1) < 1e-3 * during, "scrape goes on");
+    // Lifted at rest: no click at the release louder than the scrape was.
+    let peak = |y: &[f32]| y.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+    let (held_part, released) = scrape.split_at((HOLD * FS) as usize);
+    assert!(peak(released) <= peak(held_part), "a click at the release");
     let roll = held(&dry(Gesture::Roll), 0.8, HOLD + 4.0);
     assert!(
         after(&roll, HOLD + 0.05) > 1e-2 * during,

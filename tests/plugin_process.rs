@@ -154,7 +154,10 @@ fn held_gestures_do_not_allocate() {
             events.extend((0..8).map(|i| note_off(20_000 + i * 500, 48 + 5 * i as u8, -1)));
             let (l, _, _) = run(&mut p, 256, 48000, &events);
             assert!(l.iter().all(|s| s.is_finite()), "gesture {gesture}");
-            assert!(l.iter().any(|s| s.abs() > 1e-4), "gesture {gesture} is silent");
+            assert!(
+                l.iter().any(|s| s.abs() > 1e-4),
+                "gesture {gesture} is silent"
+            );
             assert_eq!(alloc_violations() - before, 0, "gesture {gesture}");
         }
     }

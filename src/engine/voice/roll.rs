@@ -16,7 +16,7 @@ use crate::model::{BounceSample, Contact, roll::Rolling};
 pub const SCRAPE_PRESS: f64 = 4.0;
 pub const SCRAPE_REST: f64 = 0.25;
 /// After the note-off a rolling ball's speed falls with this time constant, s; a
-/// scrape's probe comes off the surface in [`LIFT_TIME`].
+/// scrape's probe stops with [`LIFT_TIME`] and comes off at rest.
 pub const ROLL_STOP: f64 = 0.3;
 pub const LIFT_TIME: f64 = 0.005;
 /// Time constant of the speed's glide to what expression asks, s.
@@ -109,15 +109,12 @@ impl RollVoice {
         if !self.held && self.speed < AT_REST {
             return None;
         }
-        let press = if self.scrape && self.held {
-            1.0 + SCRAPE_PRESS * (SCRAPE_REST + (1.0 - SCRAPE_REST) * pressure)
-        } else if self.scrape {
-            // Lifting: the press goes with the speed.
-            self.speed / self.top.max(AT_REST)
-        } else {
-            1.0
-        };
-        self.contact.set_load(self.weight * press);
+        // A scrape's press follows the key's pressure while held, and stays as it was
+        // while the probe stops (lifted at rest, the force is the load's: no click).
+        if self.scrape && self.held {
+            let press = 1.0 + SCRAPE_PRESS * (SCRAPE_REST + (1.0 - SCRAPE_REST) * pressure);
+            self.contact.set_load(self.weight * press);
+        }
         self.x += self.speed / fs;
         let j = (self.x / DX).floor();
         let t = self.x / DX - j;
