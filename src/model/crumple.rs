@@ -19,7 +19,7 @@
 //!   scaled down to it, so a train at 500 events a second is as loud as one at 80,
 //!   not 8 dB louder, and the body's sum stays under full scale.
 
-use super::irregular::splitmix64;
+use super::irregular::{splitmix64, unit};
 
 /// The weakest event's energy against the strongest: 20 dB, so the weakest strike
 /// speed is a tenth of the note's (about −20 dB at the wall, still heard as a click
@@ -120,11 +120,6 @@ fn usable_tau(tau: f64) -> f64 {
     } else {
         tau.clamp(0.0, 5.0)
     }
-}
-
-/// A uniform number in `[0, 1)` from the top 53 bits of `x`.
-fn unit(x: u64) -> f64 {
-    (x >> 11) as f64 / (1u64 << 53) as f64
 }
 
 #[cfg(test)]

@@ -62,7 +62,7 @@ pub fn splitmix64(x: u64) -> u64 {
 }
 
 /// A uniform number in `[0, 1)` from the top 53 bits of `x`.
-fn unit(x: u64) -> f64 {
+pub fn unit(x: u64) -> f64 {
     (x >> 11) as f64 / (1u64 << 53) as f64
 }
 

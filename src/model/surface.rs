@@ -16,7 +16,7 @@
 //! whose circle falls more than that far below its lowest point within them is
 //! treated as if flat beyond (`docs/gestures.md` gives the reach in millimetres).
 
-use super::irregular::splitmix64;
+use super::irregular::{splitmix64, unit};
 
 /// Grid step of the profile, m: 25 µm, so a ball rolling at 2 m/s meets spatial
 /// detail up to 40 kHz.
@@ -207,7 +207,7 @@ impl Surface {
 
 /// A uniform number in `[−1, 1)` from the top 53 bits of `x`.
 fn uniform(x: u64) -> f64 {
-    2.0 * ((x >> 11) as f64 / (1u64 << 53) as f64) - 1.0
+    2.0 * unit(x) - 1.0
 }
 
 #[cfg(test)]
