@@ -137,3 +137,44 @@ fn the_gesture_ends_after_the_note_off() {
         "a roll comes to rest"
     );
 }
+
+/// A held roll is calibrated as a strike is: at full velocity its level stays within
+/// a few dB of the default patch's across the surface and the ball (uncalibrated, these
+/// spread over tens of dB), and its peak under full scale.
+#[test]
+fn the_roll_level_is_calibrated_across_the_surface() {
+    let level = |p: &EngineParams| {
+        let y = held(p, 1.0, HOLD);
+        let peak = y.iter().fold(0.0f32, |m, s| m.max(s.abs()));
+        assert!(peak < 1.0, "{p:?}: {peak}");
+        20.0 * rms(&y).log10()
+    };
+    let d = on(Gesture::Roll);
+    let base = level(&d);
+    for p in [
+        EngineParams {
+            roughness_um: 0.3,
+            ..d
+        },
+        EngineParams {
+            roughness_um: 80.0,
+            ..d
+        },
+        EngineParams {
+            radius_mm: 0.2,
+            ..d
+        },
+        EngineParams {
+            radius_mm: 40.0,
+            ..d
+        },
+        EngineParams {
+            roughness_beta: 0.0,
+            ..d
+        },
+        EngineParams { mass: 0.0005, ..d },
+    ] {
+        let l = level(&p);
+        assert!((l - base).abs() < 8.0, "{l} dB against {base}: {p:?}");
+    }
+}

@@ -235,11 +235,13 @@ pub const MIX_GLIDE_TOLERANCE: f64 = 1e-3;
 /// a full-velocity strike's peak or loudness set to its default (the output gain and
 /// width, the voice count, what a note-off does, the velocity curve, the humanize
 /// amount and seed, the mod wheel's routing, the bend range and Velocity → Hardness,
-/// which only moves a softer strike), and both speeds at the
-/// full-velocity one (the larger: a patch may have them either way round). A table is
-/// rebuilt only when these change.
+/// which only moves a softer strike; the gesture's controls where they do not move
+/// its level), and both speeds at the full-velocity one (the larger: a patch may have
+/// them either way round). A table is rebuilt only when these change.
 pub fn level_params(p: &EngineParams) -> EngineParams {
     let d = EngineParams::default();
+    // A crumple's level is its first strike's: only a roll or a scrape keeps its surface.
+    let on = if p.gesture.on_surface() { p } else { &d };
     let top = p.v_max.max(p.v_min);
     EngineParams {
         v_min: top,
@@ -256,6 +258,12 @@ pub fn level_params(p: &EngineParams) -> EngineParams {
         mod_depth: d.mod_depth,
         bend_range: d.bend_range,
         velocity_hardness: d.velocity_hardness,
+        gesture: on.gesture,
+        crumple_rate: d.crumple_rate,
+        crumple_tau: d.crumple_tau,
+        radius_mm: on.radius_mm,
+        roughness_um: on.roughness_um,
+        roughness_beta: on.roughness_beta,
         ..*p
     }
 }

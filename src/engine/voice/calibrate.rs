@@ -1,5 +1,6 @@
 //! The level calibration of a strike (see `level::law`): a scratch voice plays a
-//! full-velocity note on copies of itself, before its ceiling, and finds the gains that
+//! full-velocity note on copies of itself (a held Roll or Scrape for [`law::MAX_PROBE`]
+//! at its full speed, a Crumple its first, hardest strike), before its ceiling, and finds the gains that
 //! bring that note's dry path and body, then their mix, to the target peak, moved in
 //! Playable mode toward the loudness of the reference Hardness, and cut where a key is
 //! louder than middle C. It fills the entries of a `level::table`, off the audio thread.
@@ -197,7 +198,9 @@ impl Voice {
         let mut last_dry: Option<usize> = None;
         for i in 0..max {
             let dry_read = last_dry.is_some_and(|l| i <= l + TAPS);
-            if stop.is_none() && !dry_read && !self.in_contact() {
+            // A roll or scrape presses for the whole run (its key is held).
+            let pressing = self.in_contact() || self.rolling.is_some();
+            if stop.is_none() && !dry_read && !pressing {
                 let left = (ring + 1).saturating_sub(after).min(max - i);
                 self.ring_out(peaks, left);
                 break;
@@ -218,7 +221,7 @@ impl Voice {
             // The run ends once the body has rung that long after the last contact: a
             // bounce that comes back within it (a fast rattle, whose impacts pile up in
             // the body) counts, one that comes back later is a strike of its own.
-            if self.touching() {
+            if self.touching() || self.rolling.is_some() {
                 after = 0;
             } else {
                 after += 1;

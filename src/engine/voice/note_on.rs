@@ -55,7 +55,7 @@ impl Voice {
     pub fn strike(&mut self, p: &EngineParams, key: u8, velocity: f64, now: u64) {
         let mut scratch = *self;
         let own = self.own(p, &self.jitter);
-        let entry = scratch.entry_of(&law::level_params(&own), key);
+        let entry = scratch.entry_of(&law::level_params(level_of(&own, p)), key);
         self.calibrations = scratch.calibrations;
         self.start(p, key, velocity, now);
         self.gain = entry.strike;
@@ -75,7 +75,7 @@ impl Voice {
         levels: &mut dyn GainSource,
     ) {
         let own = self.own(p, &self.jitter);
-        let gain = levels.gains(key, &own, p, mix);
+        let gain = levels.gains(key, level_of(&own, p), p, mix);
         self.start(p, key, velocity, now);
         self.gain = gain;
     }
@@ -103,14 +103,6 @@ impl Voice {
         // The strike speed is the note's, not a parameter: its jitter applies here.
         let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
         self.start_own(p, key, v_in, now);
-        // A calibration measures the note's own strike, the train's hardest event (and
-        // the level a roll or scrape is heard against).
-        self.crumple = None;
-        self.rolling = None;
-        if self.probing {
-            return;
-        }
-        self.crumple = Crumpling::new(p, key, now, v_in, self.fs);
         let contact = latch_cached(p, &mut self.unit).contact_at(p.v_max.max(p.v_min));
         self.rolling = RollVoice::new(p, contact, &self.norm, v_in, now ^ u64::from(key) << 56);
         if self.rolling.is_some() {
@@ -118,6 +110,13 @@ impl Voice {
             self.bouncer = None;
             self.two_way = None;
         }
+        // A calibration measures a crumple's own strike, the train's hardest event (a
+        // roll or scrape it plays as it is: its level is its own).
+        self.crumple = if self.probing {
+            None
+        } else {
+            Crumpling::new(p, key, now, v_in, self.fs)
+        };
     }
 
     /// The strike of [`start`](Self::start) at speed `v_in` with the voice's own
@@ -225,6 +224,16 @@ pub(super) fn own_params(
     let out = jitter.apply(&expression.apply(p));
     *memo = epoch.map(|e| (e, out));
     Some(out)
+}
+
+/// The parameters a note's gains are made for: its own (a strike's level is made for
+/// the contact it latched, whatever moved it), but a roll's or a scrape's the patch's.
+/// Velocity → Hardness softens a slow roll's contact, which is how its velocity is
+/// heard: a roll's level hardly follows its speed once the ball hops from peak to
+/// peak (`docs/gestures.md`), so gains made for each note's own contact would level
+/// every velocity to the same.
+fn level_of<'a>(own: &'a EngineParams, p: &'a EngineParams) -> &'a EngineParams {
+    if own.gesture.on_surface() { p } else { own }
 }
 
 #[cfg(test)]
