@@ -6,7 +6,7 @@
 //! made is the train's ceiling.
 
 use super::Voice;
-use super::settings::train_seed;
+use super::settings::gesture_seed;
 use crate::engine::params::{EngineParams, Gesture};
 use crate::model::crumple::CrumpleLaw;
 
@@ -34,7 +34,7 @@ impl Crumpling {
             rate: p.crumple_rate,
             tau: p.crumple_tau,
             // Not the bounce irregularity's draw: its own stream of the same seed.
-            seed: train_seed(p.seed, key, now) ^ 0xC0_FFEE,
+            seed: gesture_seed(p, key, now) ^ 0xC0_FFEE,
         };
         Some(Self {
             law,

@@ -3,7 +3,9 @@
 
 use super::crumple::Crumpling;
 use super::roll::RollVoice;
-use super::settings::{body_settings, latch_cached, train_of, train_seed, velocity_to_speed};
+use super::settings::{
+    body_settings, gesture_seed, latch_cached, train_of, train_seed, velocity_to_speed,
+};
 use super::tail::{Interrupted, Tail};
 use super::two_way::TwoWay;
 use super::{DECLICK_TIME, StrikeSetup, Voice};
@@ -104,7 +106,8 @@ impl Voice {
         let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
         self.start_own(p, key, v_in, now);
         let contact = latch_cached(p, &mut self.unit).contact_at(p.v_max.max(p.v_min));
-        self.rolling = RollVoice::new(p, contact, &self.norm, v_in, now ^ u64::from(key) << 56);
+        let seed = gesture_seed(p, key, now);
+        self.rolling = RollVoice::new(p, contact, &self.norm, v_in, seed);
         if self.rolling.is_some() {
             // No strike: the striker is set down on the surface.
             self.bouncer = None;

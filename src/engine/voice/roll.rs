@@ -6,7 +6,6 @@
 
 use super::Voice;
 use super::norm::{EXCITATION_LIMIT, Norm};
-use super::settings::train_seed;
 use crate::engine::params::{EngineParams, Gesture};
 use crate::model::surface::{DX, Surface};
 use crate::model::{BounceSample, Contact, roll::Rolling};
@@ -63,7 +62,7 @@ impl RollVoice {
             return None;
         }
         let fs = norm.fs;
-        let seed = train_seed(p.seed, 0, seed) ^ 0x5CA1E;
+        let seed = seed ^ 0x5CA1E;
         let radius = p.radius_mm * 1e-3;
         let surface = Surface::new(p.roughness_um * 1e-6, p.roughness_beta, radius, seed);
         let mut surface = surface;
