@@ -90,7 +90,10 @@ fn faster_is_louder_and_brighter() {
     for g in [Gesture::Roll, Gesture::Scrape] {
         let (db, through) = centroid_ratio(&on(g));
         assert!(db >= 4.0, "{g:?}: {db} dB");
-        assert!(through >= 1.2, "{g:?}: centroid × {through} through the body");
+        assert!(
+            through >= 1.2,
+            "{g:?}: centroid × {through} through the body"
+        );
         let (_, dry) = centroid_ratio(&EngineParams { mix: 0.0, ..on(g) });
         assert!(dry >= 1.2, "{g:?}: dry centroid × {dry}");
         let hard = EngineParams {
