@@ -57,14 +57,9 @@ impl CrumpleLaw {
     pub fn event(&self, n: u32) -> CrumpleEvent {
         let base = self.seed ^ (u64::from(n) << 33);
         let (u_t, u_e) = (unit(splitmix64(base)), unit(splitmix64(base ^ 0x5bd1)));
-        let rate = if self.rate.is_finite() && self.rate > 0.0 {
-            self.rate
-        } else {
-            1.0
-        };
         CrumpleEvent {
             // −ln(1 − u) with u in [0, 1): finite and ≥ 0; its mean is 1.
-            interval: -(-u_t).ln_1p() / rate,
+            interval: -(-u_t).ln_1p() / self.usable_rate(),
             speed: (energy_fraction(self.tau, u_e) * self.energy_scale()).sqrt(),
         }
     }
@@ -72,12 +67,16 @@ impl CrumpleLaw {
     /// The factor on every event's energy of the power rule: 1 where the train's mean
     /// power is under [`STRIKES_PER_SECOND`] full strikes.
     pub fn energy_scale(&self) -> f64 {
-        let rate = if self.rate.is_finite() && self.rate > 0.0 {
+        (STRIKES_PER_SECOND / (self.usable_rate() * mean_energy(self.tau))).min(1.0)
+    }
+
+    /// The rate where it is a rate (finite, > 0); else one event a second.
+    fn usable_rate(&self) -> f64 {
+        if self.rate.is_finite() && self.rate > 0.0 {
             self.rate
         } else {
             1.0
-        };
-        (STRIKES_PER_SECOND / (rate * mean_energy(self.tau))).min(1.0)
+        }
     }
 }
 

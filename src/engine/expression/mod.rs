@@ -7,7 +7,7 @@
 pub mod humanize;
 pub mod mpe;
 
-use crate::engine::params::{EngineParams, LIMITS, ModWheel};
+use crate::engine::params::{EngineParams, Gesture, LIMITS, ModWheel};
 use crate::engine::spec::normalized::modulate;
 use crate::engine::spec::{NUMBERS, NumberSpec};
 use mpe::BendRanges;
@@ -210,7 +210,7 @@ impl Expression {
         } else {
             1.0
         };
-        let push = if p.gesture == crate::engine::params::Gesture::Roll {
+        let push = if p.gesture == Gesture::Roll {
             1.0 + self.pressure()
         } else {
             1.0

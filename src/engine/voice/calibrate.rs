@@ -1,6 +1,7 @@
 //! The level calibration of a strike (see `level::law`): a scratch voice plays a
-//! full-velocity note on copies of itself (a held Roll or Scrape for [`law::MAX_PROBE`]
-//! at its full speed, a Crumple its first, hardest strike), before its ceiling, and finds the gains that
+//! full-velocity note on copies of itself (a held Roll or Scrape for
+//! [`law::MAX_PROBE`] at its full speed, a Crumple its first, hardest strike), before
+//! its ceiling, and finds the gains that
 //! bring that note's dry path and body, then their mix, to the target peak, moved in
 //! Playable mode toward the loudness of the reference Hardness, and cut where a key is
 //! louder than middle C. It fills the entries of a `level::table`, off the audio thread.

@@ -105,9 +105,9 @@ impl Voice {
         // The strike speed is the note's, not a parameter: its jitter applies here.
         let v_in = velocity_to_speed(p, velocity) * self.jitter.speed;
         self.start_own(p, key, v_in, now);
-        let contact = latch_cached(p, &mut self.unit).contact_at(p.v_max.max(p.v_min));
+        // On the contact `start_own` latched (at the top speed) for the normalisation.
         let seed = gesture_seed(p, key, now);
-        self.rolling = RollVoice::new(p, contact, &self.norm, v_in, seed);
+        self.rolling = RollVoice::new(p, &self.norm, v_in, seed);
         if self.rolling.is_some() {
             // No strike: the striker is set down on the surface.
             self.bouncer = None;

@@ -2,13 +2,13 @@
 //! surface at the note's speed (`model::surface`), pressed onto it by a load, and the
 //! Hunt–Crossley contact between them (`model::roll`) drives the body with the force
 //! over the load, as a strike under gravity in contact does. A roll's ball slows to
-//! rest after the note-off; a scrape's probe is lifted.
+//! rest after the note-off; a scrape's probe stops within milliseconds and is lifted.
 
 use super::Voice;
 use super::norm::{EXCITATION_LIMIT, Norm};
 use crate::engine::params::{EngineParams, Gesture};
 use crate::model::surface::{DX, Surface};
-use crate::model::{BounceSample, Contact, roll::Rolling};
+use crate::model::{BounceSample, roll::Rolling};
 
 /// A scraping probe is pressed with its weight and the hand's force: this many times
 /// its weight at full key pressure, [`SCRAPE_REST`] of that with none.
@@ -20,10 +20,10 @@ pub const ROLL_STOP: f64 = 0.3;
 pub const LIFT_TIME: f64 = 0.005;
 /// Time constant of the speed's glide to what expression asks, s.
 const SPEED_GLIDE: f64 = 0.01;
-/// The force over the load is heard against the peak force of a strike at the note's
-/// top speed times the profile's RMS slope (the speed of the bumps it meets), times
-/// this: on the default patch a roll at full velocity peaks near −6 dBFS. Not yet a
-/// calibration: other surfaces and contacts are louder or softer (`docs/gestures.md`).
+/// The force over the load is scaled by the peak force of a strike at the note's top
+/// speed times the profile's RMS slope (the speed of the bumps it meets), times this,
+/// so the excitation stays inside its limit; the level calibration then brings a
+/// full-velocity roll to its target (`docs/gestures.md`).
 const ROLL_LEVEL: f64 = 0.25;
 /// Below this speed, m/s, a released ball has stopped.
 const AT_REST: f64 = 1e-4;
@@ -50,22 +50,16 @@ pub(super) struct RollVoice {
 
 impl RollVoice {
     /// The gesture of a note at speed `v_top` on the patch `p` (its own parameters),
-    /// its contact `contact`, or `None` when the gesture is not on a surface.
-    pub(super) fn new(
-        p: &EngineParams,
-        contact: Contact,
-        norm: &Norm,
-        v_top: f64,
-        seed: u64,
-    ) -> Option<Self> {
+    /// on the contact its normalisation `norm` latched, or `None` when the gesture is
+    /// not on a surface.
+    pub(super) fn new(p: &EngineParams, norm: &Norm, v_top: f64, seed: u64) -> Option<Self> {
         if !p.gesture.on_surface() {
             return None;
         }
-        let fs = norm.fs;
+        let (fs, contact) = (norm.fs, norm.contact);
         let seed = seed ^ 0x5CA1E;
         let radius = p.radius_mm * 1e-3;
-        let surface = Surface::new(p.roughness_um * 1e-6, p.roughness_beta, radius, seed);
-        let mut surface = surface;
+        let mut surface = Surface::new(p.roughness_um * 1e-6, p.roughness_beta, radius, seed);
         let s0 = surface.envelope_at(0);
         let weight = contact.mass * p.gravity;
         let scrape = p.gesture == Gesture::Scrape;

@@ -52,14 +52,6 @@ pub fn train_of(p: &EngineParams) -> Train {
 /// The draw of a train's irregularity: the Seed, the key and the note's place in the
 /// engine's sequence of note-ons, so each note bounces its own way and the same seed
 /// and notes give the same render.
-/// The draw of a held gesture (a crumple's train, a roll's surface) for a note on
-/// `key` at engine time `note`: from the Seed and the key, so a session renders the
-/// same whatever was played before (and a calibration plays the note's own surface);
-/// with Humanize on, each note draws its own.
-pub fn gesture_seed(p: &EngineParams, key: u8, note: u64) -> u64 {
-    train_seed(p.seed, key, if p.humanize > 0.0 { note } else { 0 })
-}
-
 pub fn train_seed(seed: f64, key: u8, note: u64) -> u64 {
     let seed = if seed.is_finite() && seed > 0.0 {
         seed as u64
@@ -67,6 +59,14 @@ pub fn train_seed(seed: f64, key: u8, note: u64) -> u64 {
         0
     };
     crate::model::irregular::splitmix64((seed << 32) ^ ((key as u64) << 56) ^ note)
+}
+
+/// The draw of a held gesture (a crumple's train, a roll's surface) for a note on
+/// `key` at engine time `note`: from the Seed and the key, so a session renders the
+/// same whatever was played before (and a calibration plays the note's own surface);
+/// with Humanize on, each note draws its own.
+pub fn gesture_seed(p: &EngineParams, key: u8, note: u64) -> u64 {
+    train_seed(p.seed, key, if p.humanize > 0.0 { note } else { 0 })
 }
 
 /// The body the parameters ask for, for MIDI `key`.
