@@ -11,7 +11,7 @@ fn ball() -> Contact {
 /// Rolls `seconds` at `speed` over a surface of RMS height `rough`: the state, the
 /// surface under it at the end, and the mean force over the run.
 fn roll(speed: f64, rough: f64, seconds: f64) -> (Rolling, f64, f64) {
-    let mut surf = Surface::new(rough, 1.5, 0.01, 11);
+    let mut surf = Surface::new(rough, 1.5, 0.01, 11, DX);
     let at = |surf: &mut Surface, x: f64| {
         let j = (x / DX).floor();
         let t = x / DX - j;

@@ -1,9 +1,13 @@
 //! A rough surface for rolling and scraping: a seeded fractal height profile along the
 //! path, and the profile a ball of radius `r` rests on.
 //!
-//! **The profile.** Heights on a grid of [`DX`], generated forward as the path goes
-//! (no table, no allocation): the sum of [`OCTAVES`] first-order (Ornstein–Uhlenbeck)
-//! processes with spatial corners an octave apart, the `i`-th weighted `c_i^{(1−β)/2}`.
+//! **The profile.** Heights on a grid of step `dx` (at least [`DX`]), generated forward
+//! as the path goes (no table, no allocation): the sum of up to [`OCTAVES`] first-order
+//! (Ornstein–Uhlenbeck) processes with spatial corners an octave apart, the `i`-th
+//! weighted `c_i^{(1−β)/2}`. Each process is sampled exactly at the grid's step, so a
+//! coarser grid samples the same surface more sparsely; the processes whose corner lies
+//! above the grid's Nyquist rate are left out (a fast voice takes a coarser grid, so
+//! its grid points a sample stay bounded: [`grid_for`]).
 //! A sum of Lorentzians so weighted has the power spectrum `1/f^β` between its lowest
 //! and highest corners for `0 ≤ β ≤ 2` (van den Doel, Kry & Pai's surface profiles are
 //! such fractal noise; Rath's rolling model filters one). The sum is scaled to the
@@ -18,11 +22,16 @@
 
 use super::irregular::{splitmix64, unit};
 
-/// Grid step of the profile, m: 25 µm, so a ball rolling at 2 m/s meets spatial
-/// detail up to 40 kHz.
+/// Finest grid step of the profile, m: 25 µm, so a ball rolling at 1.2 m/s meets a
+/// grid point a sample at 48 kHz.
 pub const DX: f64 = 25e-6;
-/// First-order processes summed.
+/// First-order processes summed, at most.
 pub const OCTAVES: usize = 10;
+/// The coarsest grid is `DX · 2^MAX_COARSE` (3.2 mm): a strike speed of 50 m/s at
+/// 22.05 kHz still meets under a grid point a sample.
+pub const MAX_COARSE: u32 = 7;
+/// Grid points a sample a voice's path crosses at most, at its note's speed.
+pub const MAX_PER_SAMPLE: f64 = 2.0;
 /// The lowest corner, cycles per metre (a wavelength of 10 cm); the others rise by
 /// octaves to about 20 cycles a millimetre, half the grid's rate.
 const LOWEST_CORNER: f64 = 10.0;
@@ -43,6 +52,9 @@ pub struct Surface {
     pole: [f64; OCTAVES],
     gain: [f64; OCTAVES],
     seed: u64,
+    /// Processes summed (those whose corner the grid resolves), and the grid step, m.
+    octaves: usize,
+    pub dx: f64,
     /// Grid points made so far.
     made: u64,
     /// The last [`HELD`] heights, by grid index modulo `HELD`, each written twice (at
@@ -51,16 +63,16 @@ pub struct Surface {
     /// The last envelope read: its path point and value (a sample reads two points,
     /// and the next sample mostly the same ones).
     last: [(u64, f64); 2],
-    /// `r − √(r² − u²)` at `u = (j − REACH)·DX`, `j = 0..=2 REACH`: how far the
+    /// `r − √(r² − u²)` at `u = (j − REACH)·dx`, `j = 0..=2 REACH`: how far the
     /// ball's circle is above its lowest point there.
     lift: [f64; WINDOW],
 }
 
 impl Surface {
     /// A surface of RMS height `roughness` (m) and spectral exponent `beta`, under a
-    /// ball of `radius` (m), drawn from `seed`. Values out of range are taken at the
-    /// nearest usable one.
-    pub fn new(roughness: f64, beta: f64, radius: f64, seed: u64) -> Self {
+    /// ball of `radius` (m), drawn from `seed`, on a grid of `dx` (m, from
+    /// [`grid_for`]). Values out of range are taken at the nearest usable one.
+    pub fn new(roughness: f64, beta: f64, radius: f64, seed: u64, dx: f64) -> Self {
         let beta = if beta.is_nan() {
             1.5
         } else {
@@ -76,12 +88,21 @@ impl Surface {
         } else {
             0.01
         };
+        let dx = if dx.is_finite() {
+            dx.clamp(DX, DX * f64::from(1u32 << MAX_COARSE))
+        } else {
+            DX
+        };
+        // The corners the grid resolves: at most half its rate.
+        let octaves = (0..OCTAVES)
+            .take_while(|&i| LOWEST_CORNER * 2f64.powi(i as i32) <= 0.5 / dx)
+            .count();
         let mut pole = [0.0; OCTAVES];
         let mut gain = [0.0; OCTAVES];
         let mut var = 0.0;
-        for i in 0..OCTAVES {
+        for i in 0..octaves {
             let c = LOWEST_CORNER * 2f64.powi(i as i32);
-            let a = (-2.0 * std::f64::consts::PI * c * DX).exp();
+            let a = (-2.0 * std::f64::consts::PI * c * dx).exp();
             // Uniform innovations in [−1, 1): variance 1/3.
             let w = c.powf(0.5 * (1.0 - beta)) * (1.0 - a * a).sqrt();
             pole[i] = a;
@@ -90,7 +111,7 @@ impl Surface {
         }
         let scale = if var > 0.0 { sigma / var.sqrt() } else { 0.0 };
         let lift = std::array::from_fn(|j| {
-            let u = (j as f64 - REACH as f64) * DX;
+            let u = (j as f64 - REACH as f64) * dx;
             if u.abs() < r {
                 r - (r * r - u * u).sqrt()
             } else {
@@ -102,13 +123,15 @@ impl Surface {
             pole,
             gain: gain.map(|g| g * scale),
             seed,
+            octaves,
+            dx,
             made: 0,
             ring: [0.0; 2 * HELD],
             last: [(u64::MAX, 0.0); 2],
             lift,
         };
         // Each process starts in its stationary state, so the profile has no run-in.
-        for i in 0..OCTAVES {
+        for i in 0..octaves {
             let sd = s.gain[i] / (3.0 * (1.0 - s.pole[i] * s.pole[i])).sqrt();
             s.state[i] = sd * 3f64.sqrt() * uniform(splitmix64(seed ^ (0xA5A5 + i as u64)));
         }
@@ -119,18 +142,20 @@ impl Surface {
     }
 
     /// Makes the next grid point.
-    #[inline]
+    #[inline(always)]
     fn advance(&mut self) {
-        let mut h = 0.0;
-        let mut bits = 0u64;
-        for i in 0..OCTAVES {
-            if i % 4 == 0 {
-                bits = splitmix64(self.seed ^ (self.made << 2) ^ (i as u64));
+        // Sixteen bits an innovation, four a draw (a process left out has gain 0).
+        let mut u = [0.0; OCTAVES];
+        for (q, chunk) in u.chunks_mut(4).enumerate() {
+            let bits = splitmix64(self.seed ^ (self.made << 2) ^ (4 * q as u64));
+            for (k, x) in chunk.iter_mut().enumerate() {
+                *x = ((bits >> (16 * k)) & 0xFFFF) as f64 / 32768.0 - 1.0;
             }
-            let u = ((bits & 0xFFFF) as f64 / 32768.0) - 1.0;
-            bits >>= 16;
-            self.state[i] = self.pole[i] * self.state[i] + self.gain[i] * u;
-            h += self.state[i];
+        }
+        let mut h = 0.0;
+        for (((z, a), g), u) in self.state.iter_mut().zip(self.pole).zip(self.gain).zip(u) {
+            *z = a * *z + g * u;
+            h += *z;
         }
         let i = (self.made as usize) & (HELD - 1);
         self.ring[i] = h;
@@ -141,10 +166,10 @@ impl Surface {
     /// The profile's RMS slope from one grid point to the next (each process's
     /// stationary `var(Δz) = 2 var(z)(1 − a)`): how steep the bumps a path meets are.
     pub fn slope_rms(&self) -> f64 {
-        let var: f64 = (0..OCTAVES)
+        let var: f64 = (0..self.octaves)
             .map(|i| 2.0 * self.gain[i].powi(2) / (3.0 * (1.0 + self.pole[i])))
             .sum();
-        var.sqrt() / DX
+        var.sqrt() / self.dx
     }
 
     /// The raw profile at grid index `j` (held: within the last [`HELD`]).
@@ -155,6 +180,7 @@ impl Surface {
     /// Where the ball's lowest point rests with its lowest point over grid index `c`:
     /// the window's heights less the circle's lift, their largest (four running
     /// maxima, so the comparisons do not wait on each other).
+    #[inline(always)]
     fn envelope(&self, c: u64) -> f64 {
         let start = ((c - REACH as u64) as usize) & (HELD - 1);
         let window = &self.ring[start..start + WINDOW];
@@ -179,6 +205,7 @@ impl Surface {
     /// The held grid index of path point `j` (the path's first point has [`REACH`]
     /// made behind it), made up to the window's far end. The path only goes forward: a
     /// point already behind the window reads the oldest it holds.
+    #[inline(always)]
     fn centre(&mut self, j: u64) -> u64 {
         let c = j + REACH as u64;
         while self.made < c + REACH as u64 + 1 {
@@ -188,6 +215,7 @@ impl Surface {
     }
 
     /// The envelope at path point `j`: where the ball's lowest point is.
+    #[inline(always)]
     pub fn envelope_at(&mut self, j: u64) -> f64 {
         if let Some(&(_, e)) = self.last.iter().find(|(at, _)| *at == j) {
             return e;
@@ -203,6 +231,21 @@ impl Surface {
         let c = self.centre(j);
         self.height(c)
     }
+}
+
+/// The grid step for a path travelled at up to `speed` m/s sampled at `fs`: the finest
+/// ([`DX`]) that the path crosses at most [`MAX_PER_SAMPLE`] times a sample, so a voice
+/// makes at most two grid points and envelopes a sample however fast it goes (up to
+/// [`MAX_COARSE`] octaves coarser; the detail left out would sound above the Nyquist
+/// rate). Up to 2.4 m/s at 48 kHz the grid is the finest.
+pub fn grid_for(speed: f64, fs: f64) -> f64 {
+    let per_sample = speed / (fs * DX * MAX_PER_SAMPLE);
+    let k = if per_sample > 1.0 {
+        per_sample.log2().ceil().min(f64::from(MAX_COARSE))
+    } else {
+        0.0
+    };
+    DX * 2f64.powf(k)
 }
 
 /// A uniform number in `[−1, 1)` from the top 53 bits of `x`.
@@ -223,15 +266,36 @@ mod tests {
     #[test]
     fn roughness_is_the_rms_height() {
         for beta in [0.0, 1.0, 2.0] {
-            let mut s = Surface::new(10e-6, beta, 0.01, 9);
+            let mut s = Surface::new(10e-6, beta, 0.01, 9, DX);
             let p = profile(&mut s, 400_000);
             let mean = p.iter().sum::<f64>() / p.len() as f64;
             let rms = (p.iter().map(|h| (h - mean).powi(2)).sum::<f64>() / p.len() as f64).sqrt();
             // The lowest octaves wander slowly over 10 m of path: within 25 %.
             assert!((rms / 10e-6 - 1.0).abs() < 0.25, "β {beta}: {rms:e}");
-            let mut again = Surface::new(10e-6, beta, 0.01, 9);
+            let mut again = Surface::new(10e-6, beta, 0.01, 9, DX);
             assert_eq!(p[..1000], profile(&mut again, 1000)[..]);
         }
+    }
+
+    /// However fast the path, a voice crosses at most two grid points a sample, and a
+    /// coarser grid keeps the surface's RMS height.
+    #[test]
+    fn the_grid_bounds_the_points_a_sample() {
+        for fs in [22_050.0, 44_100.0, 48_000.0, 96_000.0, 192_000.0] {
+            for i in 0..=40 {
+                let v = 1e-3 * 5e4f64.powf(f64::from(i) / 40.0);
+                let dx = grid_for(v, fs);
+                assert!(v / (fs * dx) <= MAX_PER_SAMPLE, "{v} m/s at {fs}: {dx}");
+                assert!(dx == DX || v / (fs * dx) > 0.5 * MAX_PER_SAMPLE);
+            }
+        }
+        let coarse = grid_for(50.0, 48_000.0);
+        let mut s = Surface::new(10e-6, 1.5, 0.01, 9, coarse);
+        assert!(s.octaves < OCTAVES && coarse > 10.0 * DX);
+        let p = profile(&mut s, 100_000);
+        let mean = p.iter().sum::<f64>() / p.len() as f64;
+        let rms = (p.iter().map(|h| (h - mean).powi(2)).sum::<f64>() / p.len() as f64).sqrt();
+        assert!((rms / 10e-6 - 1.0).abs() < 0.25, "{rms:e}");
     }
 
     /// The slope of the spectrum: per octave of wavenumber the power falls by
@@ -240,7 +304,7 @@ mod tests {
     #[test]
     fn larger_beta_is_smoother_at_short_range() {
         let ratio = |beta: f64| {
-            let mut s = Surface::new(10e-6, beta, 0.01, 4);
+            let mut s = Surface::new(10e-6, beta, 0.01, 4, DX);
             let p = profile(&mut s, 200_000);
             let sf = |lag: usize| {
                 p.windows(lag + 1)
@@ -260,8 +324,8 @@ mod tests {
     #[test]
     fn a_ball_bridges_the_dips() {
         let n = 50_000;
-        let mut small = Surface::new(10e-6, 1.0, 0.0005, 2);
-        let mut big = Surface::new(10e-6, 1.0, 0.02, 2);
+        let mut small = Surface::new(10e-6, 1.0, 0.0005, 2, DX);
+        let mut big = Surface::new(10e-6, 1.0, 0.02, 2, DX);
         let (mut under, mut s_sum, mut b_sum) = (0, 0.0, 0.0);
         for j in 0..n {
             let (es, eb) = (small.envelope_at(j), big.envelope_at(j));
