@@ -24,7 +24,9 @@ python3 scripts/house.py
 # The command-line tool and its crates are the `cli` feature; the standalone player's,
 # `standalone`.
 cargo clippy --all-targets --all-features -- -D warnings
+cargo clippy -p modal-fit --all-targets -- -D warnings
 cargo test --all-features --no-fail-fast
+cargo test -p modal-fit --no-fail-fast
 # Again on the mode bank's portable loop, which CPUs without AVX2 and FMA run (the
 # vector path is chosen at run time; the two must both pass everything).
 REBOUND_SIMD=portable cargo test --all-features --no-fail-fast

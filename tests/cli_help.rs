@@ -11,7 +11,7 @@ use cli::*;
 
 /// Every option of every subcommand as it worked before clap: each must stay
 /// accepted and be listed in its subcommand's help with its unit and range.
-const OPTIONS: [(&str, &[&str]); 5] = [
+const OPTIONS: [(&str, &[&str]); 6] = [
     ("paper", &["table", "json"]),
     (
         "simulate",
@@ -121,6 +121,7 @@ const OPTIONS: [(&str, &[&str]); 5] = [
         ],
     ),
     ("presets", &["json", "values", "host", "measure"]),
+    ("fit", &["out", "modes", "json"]),
 ];
 
 #[test]

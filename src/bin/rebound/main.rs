@@ -5,6 +5,7 @@
 mod common;
 mod contact_args;
 mod coupled;
+mod fit;
 mod float;
 mod limits;
 mod measure;
@@ -58,6 +59,8 @@ enum Cmd {
     Render(Box<render::RenderArgs>),
     /// The factory presets and your own (`render --save-preset`): a table, or JSON.
     Presets(presets::PresetsArgs),
+    /// The decaying partials (frequency, T60, level) of a recorded strike, to a body file.
+    Fit(fit::FitArgs),
 }
 
 fn main() -> ExitCode {
@@ -69,6 +72,7 @@ fn main() -> ExitCode {
         Cmd::Sequence(a) => Ok(simulate::cmd_sequence(&a)),
         Cmd::Render(a) => render::cmd_render(&a),
         Cmd::Presets(a) => presets::cmd_presets(&a),
+        Cmd::Fit(a) => fit::cmd_fit(&a),
     };
     match out {
         Ok(out) => {
