@@ -128,14 +128,7 @@ fn eigenvalues(a: DMatrix<Complex64>) -> Vec<Complex64> {
 /// `y_c[m] ≈ Σ_k b[k][c] w_k^m`. Returns one row per pole, one column per channel.
 pub fn amplitudes(signals: &[Vec<Complex64>], poles: &[Complex64]) -> DMatrix<Complex64> {
     let n = signals[0].len();
-    let mut v = DMatrix::<Complex64>::zeros(n, poles.len());
-    for (k, &w) in poles.iter().enumerate() {
-        let mut z = Complex64::new(1.0, 0.0);
-        for m in 0..n {
-            v[(m, k)] = z;
-            z *= w;
-        }
-    }
+    let v = crate::refine::vandermonde(n, poles);
     let y = DMatrix::from_fn(n, signals.len(), |m, c| signals[c][m]);
     v.svd(true, true)
         .solve(&y, 1e-12)

@@ -63,7 +63,7 @@ fn clamp_inside(w: Complex64) -> Complex64 {
 }
 
 /// The Vandermonde matrix `V[m][k] = w_k^m` of `n` rows.
-fn vandermonde(n: usize, poles: &[Complex64]) -> DMatrix<Complex64> {
+pub(crate) fn vandermonde(n: usize, poles: &[Complex64]) -> DMatrix<Complex64> {
     let mut v = DMatrix::<Complex64>::zeros(n, poles.len());
     for (k, &w) in poles.iter().enumerate() {
         let mut z = Complex64::new(1.0, 0.0);
