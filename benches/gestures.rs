@@ -53,12 +53,7 @@ fn main() {
         if g == Gesture::Strike {
             strike = t;
         }
-        println!(
-            "{:<10} {:>10.1} {:>12.2}",
-            format!("{g:?}"),
-            t * 1e3,
-            t / strike
-        );
+        row(&format!("{g:?}"), t, strike);
     }
     // The fastest a roll goes (Strike speed max at its top): the surface's grid
     // coarsens with the speed, so this costs about what the default roll does.
@@ -68,11 +63,10 @@ fn main() {
         v_max: 50.0,
         ..Default::default()
     };
-    let t = play(&fast);
-    println!(
-        "{:<10} {:>10.1} {:>12.2}",
-        "Roll 50m/s",
-        t * 1e3,
-        t / strike
-    );
+    row("Roll 50m/s", play(&fast), strike);
+}
+
+/// A line of the table: the render's time and its ratio to Strike's.
+fn row(name: &str, t: f64, strike: f64) {
+    println!("{name:<10} {:>10.1} {:>12.2}", t * 1e3, t / strike);
 }

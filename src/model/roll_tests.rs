@@ -12,21 +12,15 @@ fn ball() -> Contact {
 /// surface under it at the end, and the mean force over the run.
 fn roll(speed: f64, rough: f64, seconds: f64) -> (Rolling, f64, f64) {
     let mut surf = Surface::new(rough, 1.5, 0.01, 11, DX);
-    let at = |surf: &mut Surface, x: f64| {
-        let j = (x / DX).floor();
-        let t = x / DX - j;
-        let (a, b) = (surf.envelope_at(j as u64), surf.envelope_at(j as u64 + 1));
-        a + t * (b - a)
-    };
     let mut x = 0.0;
-    let s0 = at(&mut surf, x);
+    let s0 = surf.under(x);
     let mut r = Rolling::new(ball(), 0.01 * 9.81, s0, FS);
     let n = (seconds * FS) as usize;
     let mut sum = 0.0;
     let mut s_prev = s0;
     for _ in 0..n {
         x += speed / FS;
-        let s1 = at(&mut surf, x);
+        let s1 = surf.under(x);
         sum += r.sample(s_prev, s1);
         s_prev = s1;
     }

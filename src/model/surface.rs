@@ -33,7 +33,7 @@ pub const MAX_COARSE: u32 = 7;
 /// Grid points a sample a voice's path crosses at most, at its note's speed.
 pub const MAX_PER_SAMPLE: f64 = 2.0;
 /// The lowest corner, cycles per metre (a wavelength of 10 cm); the others rise by
-/// octaves to about 20 cycles a millimetre, half the grid's rate.
+/// octaves to 5 cycles a millimetre, as far as half the grid's rate allows.
 const LOWEST_CORNER: f64 = 10.0;
 /// Grid points each side of the ball's lowest point that its circle is compared with.
 pub const REACH: usize = 24;
@@ -52,9 +52,8 @@ pub struct Surface {
     pole: [f64; OCTAVES],
     gain: [f64; OCTAVES],
     seed: u64,
-    /// Processes summed (those whose corner the grid resolves), and the grid step, m.
-    octaves: usize,
-    pub dx: f64,
+    /// The grid step, m (a process whose corner the grid does not resolve has gain 0).
+    dx: f64,
     /// Grid points made so far.
     made: u64,
     /// The last [`HELD`] heights, by grid index modulo `HELD`, each written twice (at
@@ -123,7 +122,6 @@ impl Surface {
             pole,
             gain: gain.map(|g| g * scale),
             seed,
-            octaves,
             dx,
             made: 0,
             ring: [0.0; 2 * HELD],
@@ -166,7 +164,7 @@ impl Surface {
     /// The profile's RMS slope from one grid point to the next (each process's
     /// stationary `var(Δz) = 2 var(z)(1 − a)`): how steep the bumps a path meets are.
     pub fn slope_rms(&self) -> f64 {
-        let var: f64 = (0..self.octaves)
+        let var: f64 = (0..OCTAVES)
             .map(|i| 2.0 * self.gain[i].powi(2) / (3.0 * (1.0 + self.pole[i])))
             .sum();
         var.sqrt() / self.dx
@@ -224,6 +222,18 @@ impl Surface {
         let e = self.envelope(c);
         self.last = [self.last[1], (j, e)];
         e
+    }
+
+    /// The envelope at path position `x` (m, never below 0), linear between the grid
+    /// points either side: the surface under the striker's lowest point there.
+    #[inline(always)]
+    pub fn under(&mut self, x: f64) -> f64 {
+        let at = x / self.dx;
+        // The path only goes forward from 0: a cast floors it.
+        let j = at as u64;
+        let t = at - j as f64;
+        let (a, b) = (self.envelope_at(j), self.envelope_at(j + 1));
+        a + t * (b - a)
     }
 
     /// The profile itself at path point `j`, for tests.
@@ -291,7 +301,8 @@ mod tests {
         }
         let coarse = grid_for(50.0, 48_000.0);
         let mut s = Surface::new(10e-6, 1.5, 0.01, 9, coarse);
-        assert!(s.octaves < OCTAVES && coarse > 10.0 * DX);
+        // The finest processes are left out: their corners are above the grid's Nyquist.
+        assert!(s.gain[OCTAVES - 1] == 0.0 && s.gain[0] > 0.0 && coarse > 10.0 * DX);
         let p = profile(&mut s, 100_000);
         let mean = p.iter().sum::<f64>() / p.len() as f64;
         let rms = (p.iter().map(|h| (h - mean).powi(2)).sum::<f64>() / p.len() as f64).sqrt();

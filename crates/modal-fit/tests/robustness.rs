@@ -94,6 +94,15 @@ fn stereo_with_a_partial_cancelling_in_the_sum_is_fitted() {
     assert_pass(&compare(&f, &expected), "stereo");
 }
 
+/// `partials` rendered mono for `seconds` with noise drawn from `seed`, then fitted:
+/// each found within the acceptance bounds.
+fn assert_found(partials: &[Partial], seed: u64, seconds: f64, what: &str) {
+    let mut rng = Rng::new(seed);
+    let x = render(partials, FS, 0.0, seconds, 0.5e-3, &mut rng);
+    let f = fit(&mono(FS, x), &FitOptions::default()).expect("fit");
+    assert_pass(&compare(&f, partials), what);
+}
+
 #[test]
 fn partials_4_hz_apart_at_1_khz_are_both_found() {
     let partials = [
@@ -102,10 +111,7 @@ fn partials_4_hz_apart_at_1_khz_are_both_found() {
         partial(400.0, 0.8, -10.0, 1.0),
         partial(2500.0, 0.4, -12.0, 4.0),
     ];
-    let mut rng = Rng::new(9);
-    let x = render(&partials, FS, 0.0, 3.0, 0.5e-3, &mut rng);
-    let f = fit(&mono(FS, x), &FitOptions::default()).expect("fit");
-    assert_pass(&compare(&f, &partials), "close partials");
+    assert_found(&partials, 9, 3.0, "close partials");
 }
 
 #[test]
@@ -116,10 +122,7 @@ fn a_50_ms_decay_at_8_khz_is_measured() {
         partial(8400.0, 1.0, -20.0, 2.2),
         partial(3100.0, 0.05, -18.0, 5.0),
     ];
-    let mut rng = Rng::new(10);
-    let x = render(&partials, FS, 0.0, 2.0, 0.5e-3, &mut rng);
-    let f = fit(&mono(FS, x), &FitOptions::default()).expect("fit");
-    assert_pass(&compare(&f, &partials), "short decays");
+    assert_found(&partials, 10, 2.0, "short decays");
 }
 
 #[test]

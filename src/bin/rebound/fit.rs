@@ -31,10 +31,10 @@ pub struct FitArgs {
 pub fn cmd_fit(a: &FitArgs) -> Result<String, String> {
     let started = Instant::now();
     let rec = read_audio(&a.input).map_err(|e| e.to_string())?;
-    let opts = FitOptions {
-        max_modes: a.modes.map_or(32, usize::from),
-        ..FitOptions::default()
-    };
+    let mut opts = FitOptions::default();
+    if let Some(n) = a.modes {
+        opts.max_modes = usize::from(n);
+    }
     let body = BodyFile::new(fit(&rec, &opts).map_err(|e| e.to_string())?);
     let json = body.to_json();
     if let Some(out) = &a.out {

@@ -110,13 +110,9 @@ impl RollVoice {
             let press = 1.0 + SCRAPE_PRESS * (SCRAPE_REST + (1.0 - SCRAPE_REST) * pressure);
             self.contact.set_load(self.weight * press);
         }
+        // The speed is never below 0: the path only goes forward.
         self.x += self.speed / fs;
-        // The path only goes forward (the speed is never below 0): a cast floors it.
-        let at = self.x / self.surface.dx;
-        let j = at as u64;
-        let t = at - j as f64;
-        let (a, b) = (self.surface.envelope_at(j), self.surface.envelope_at(j + 1));
-        let s1 = a + t * (b - a);
+        let s1 = self.surface.under(self.x);
         let f = self.contact.sample(self.s_prev, s1);
         self.s_prev = s1;
         let u = (f - self.contact.load()) * self.scale;
