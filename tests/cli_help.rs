@@ -100,6 +100,7 @@ const OPTIONS: [(&str, &[&str]); 6] = [
             // Presets, and every plugin parameter the spec added since.
             "preset",
             "save-preset",
+            "body-file",
             "hardness-ms",
             "controls",
             "damping-from",

@@ -13,12 +13,14 @@ use rebound::model::coupled::{Coupled, CoupledRun, StrikeModes, TwoWayMethod, si
 use rebound::model::impact::EXIT_SPEED_LIMIT;
 use rebound::model::{Contact, Method, Scheme, simulate_impact};
 
-const BODIES: [BodyType; 5] = [
+const BODIES: [BodyType; 6] = [
     BodyType::Bar,
     BodyType::Plate,
     BodyType::Membrane,
     BodyType::Bell,
     BodyType::WoodBlock,
+    // The built-in recorded body (a glass: beating pairs, a short low thud).
+    BodyType::Recorded,
 ];
 
 /// The body's modes at `position` for a body of `mass` kg, tuned to `f1`.
@@ -29,6 +31,7 @@ fn modes(body: BodyType, f1: f64, position: f64, mass: f64) -> StrikeModes {
         t60: 1.0,
         brightness: 0.5,
         position,
+        recording: 0,
     };
     let (m, n) = strike_modes(&st, mass);
     StrikeModes::from_modes(m[..n].iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)))

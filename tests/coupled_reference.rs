@@ -33,6 +33,7 @@ fn system(c: &Case) -> Coupled {
         t60: 1.0,
         brightness: 0.5,
         position: c.position,
+        recording: 0,
     };
     let (modes, n) = strike_modes(&st, c.body_mass);
     let modes = StrikeModes::from_modes(modes[..n].iter().map(|m| (m.f_hz, m.t60_s, m.mass_kg)));

@@ -14,6 +14,7 @@ mod offline;
 mod output;
 mod params;
 mod physical;
+pub mod recording;
 mod smoothing;
 pub mod spec;
 mod trace;

@@ -22,6 +22,7 @@ mod build;
 mod choices;
 pub mod editor_state;
 mod groups;
+pub mod recorded_body;
 pub use build::range_of;
 pub use choices::*;
 pub use groups::*;
@@ -37,6 +38,9 @@ pub struct ReboundParams {
     /// The editor's view (Play or Physics), restored with the session.
     #[persist = "editor-view"]
     pub editor_view: editor_state::SavedView,
+    /// The partials of the recorded body (Body at Recorded), restored with the session.
+    #[persist = "recorded-body"]
+    pub recorded_body: recorded_body::RecordedBody,
     #[nested(group = "Striker")]
     pub striker: StrikerParams,
     #[nested(group = "Velocity")]
@@ -67,6 +71,7 @@ impl Default for ReboundParams {
         Self {
             editor_size: editor_state::EditorSize::new(EDITOR_SIZE.0, EDITOR_SIZE.1),
             editor_view: Default::default(),
+            recorded_body: Default::default(),
             striker: StrikerParams::new(&d),
             velocity: VelocityParams::new(&d),
             bounces: BounceParams::new(&d),
@@ -205,6 +210,7 @@ impl ReboundParams {
             radius_mm: heard(pow10(&self.gesture.radius)),
             roughness_um: heard(pow10(&self.gesture.roughness)),
             roughness_beta: heard(self.gesture.roughness_beta.value() as f64),
+            recording: self.recorded_body.index(),
         }
         .within_limits()
     }

@@ -11,7 +11,7 @@ macro_rules! files {
 }
 
 /// Every factory preset file: its name in `presets/` and its text.
-pub const FACTORY_FILES: [(&str, &str); 23] = files![
+pub const FACTORY_FILES: [(&str, &str); 24] = files![
     "bare-contact-click.json",
     "bell-strike.json",
     "bouncing-bell.json",
@@ -31,6 +31,7 @@ pub const FACTORY_FILES: [(&str, &str); 23] = files![
     "pebble-dropped-on-a-wood-floor.json",
     "ping-pong-ball-on-a-table.json",
     "rattle-in-a-wooden-box.json",
+    "recorded-wine-glass.json",
     "rice-on-a-drumhead.json",
     "soft-mallet-on-a-metal-bar.json",
     "spoon-dropped-on-a-tile.json",

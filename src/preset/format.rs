@@ -1,6 +1,7 @@
 //! The preset file: its format, reading and writing.
 
 use crate::engine::EngineParams;
+use crate::engine::recording;
 use crate::engine::spec::{CHOICES, ChoiceSpec, NUMBERS, NumberSpec, Scale};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
@@ -142,19 +143,29 @@ impl Preset {
         check_name(&name)?;
         let category = text_of("category", Some(USER_CATEGORY))?;
         let description = text_of("description", Some(""))?;
-        for key in top.keys() {
-            if !["format", "name", "category", "description", "params"].contains(&key.as_str()) {
-                return err(format!(
-                    "unknown key \"{key}\" (a preset has format, name, category, \
-                     description and params)"
-                ));
-            }
+        const KEYS: [&str; 6] = [
+            "format",
+            "name",
+            "category",
+            "description",
+            "params",
+            "recorded",
+        ];
+        if let Some(key) = top.keys().find(|k| !KEYS.contains(&k.as_str())) {
+            return err(format!(
+                "unknown key \"{key}\" (a preset has format, name, category, \
+                 description, params and, with a recorded body, recorded)"
+            ));
         }
-        let params = match top.get("params") {
+        let mut params = match top.get("params") {
             None => EngineParams::default(),
             Some(Value::Object(_)) => params_from(&order.params)?,
             Some(other) => return err(format!("\"params\" must be an object, not {other}")),
         };
+        if let Some(v) = top.get("recorded") {
+            params.recording = recording::register_json(v)
+                .map_err(|e| PresetError(format!("\"recorded\": {e}")))?;
+        }
         Ok(Self::new(&name, &category, &description, params))
     }
 
@@ -167,6 +178,7 @@ impl Preset {
             category: &self.category,
             description: &self.description,
             params: InOrder(&self.params),
+            recorded: recording::saved_partials(&self.params),
         };
         // Strings, finite numbers and a map with string keys: nothing can fail.
         let mut out = serde_json::to_string_pretty(&file).unwrap_or_default();
@@ -346,6 +358,9 @@ struct File<'a> {
     category: &'a str,
     description: &'a str,
     params: InOrder<'a>,
+    /// The partials of the recorded body the preset plays, so that it keeps its body.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recorded: Option<Vec<recording::SavedPartial>>,
 }
 
 /// The parameters as a JSON object in the plugin's order (a map would sort them).

@@ -6,6 +6,7 @@
 //! preset, only the parameters it sets.
 
 use crate::engine::EngineParams;
+use crate::engine::recording;
 use crate::engine::spec::{self, Scale};
 use crate::params::ReboundParams;
 use nice_plug::plugin::ParamValue;
@@ -69,18 +70,31 @@ pub fn host_values(p: &EngineParams) -> Vec<HostValue> {
     out
 }
 
-/// Sets every parameter in `state` to `p`'s value (other entries, such as the editor's
-/// size, are kept). `GuiContext::set_state` then loads it exactly.
+/// Sets every parameter in `state` to `p`'s value, and its recorded body where it has
+/// one (other entries, such as the editor's size, are kept). `GuiContext::set_state`
+/// then loads it exactly.
 pub fn apply_to_state(state: &mut PluginState, p: &EngineParams) {
     for (id, v) in plugin_values(p) {
         state.params.insert(id, v);
     }
+    if let Some(partials) = recording::saved_partials(p)
+        && let Ok(json) = serde_json::to_string(&partials)
+    {
+        state.fields.insert(RECORDED_FIELD.to_string(), json);
+    }
 }
+
+/// The persisted field that holds the recorded body (`ReboundParams::recorded_body`).
+pub const RECORDED_FIELD: &str = "recorded-body";
 
 /// Moves every parameter of `params` to `p`'s value through the host, one automation
 /// gesture per parameter (normalised values: exact for choices, within an f32 step of
-/// the plain value for numbers).
+/// the plain value for numbers). A preset with a recorded body sets the session's.
 pub fn apply_with_setter(setter: &ParamSetter, params: &ReboundParams, p: &EngineParams) {
+    // The body first, so that the parameters' first block already plays it.
+    if p.recording != 0 {
+        params.recorded_body.set_index(p.recording);
+    }
     for (id, ptr, _) in params.param_map() {
         let Some(plain) = plain_of(&id, &ptr, p).and_then(as_plain) else {
             continue;

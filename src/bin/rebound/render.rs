@@ -12,7 +12,7 @@ use clap::Args;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressStyle};
-use rebound::engine::{self, EngineParams, NoteSpec, Rendered};
+use rebound::engine::{self, EngineParams, NoteSpec, Rendered, recording};
 use rebound::preset::{self, Preset};
 use std::path::{Path, PathBuf};
 
@@ -103,6 +103,13 @@ pub struct RenderArgs {
                        without --out, only save", "none (a name)",
                       "a name with a letter or digit, not a factory preset's", "none"))]
     save_preset: Option<String>,
+    #[arg(long = "body-file", value_name = "BODY.json",
+          help = spec("Play a recorded body: the partials `rebound fit` wrote. Sets Body to \
+                       Recorded, and Body pitch and Decay to its strongest partial's \
+                       frequency and T60 (so it sounds as recorded; options given \
+                       override them)", "none (a path)", "a body file (version 1)",
+                      "none"))]
+    body_file: Option<PathBuf>,
     #[command(flatten)]
     params: ParamArgs,
 }
@@ -112,10 +119,14 @@ const PROGRESS_SECONDS: f64 = 5.0;
 
 /// The engine parameters: the preset's (or the defaults), with the options given.
 fn params(a: &RenderArgs) -> Result<EngineParams, String> {
-    let base = match &a.preset {
+    let mut base = match &a.preset {
         Some(name) => load_preset(name)?.params,
         None => EngineParams::default(),
     };
+    if let Some(path) = &a.body_file {
+        let body = recording::read_body_file(path).map_err(|e| format!("--body-file: {e}"))?;
+        recording::use_body(&mut base, &body, true).map_err(|e| format!("--body-file: {e}"))?;
+    }
     let p = a.params.apply(&base);
     if p.v_min > p.v_max {
         usage_error(

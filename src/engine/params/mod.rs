@@ -104,6 +104,10 @@ pub struct EngineParams {
     /// `1/f^β` spectrum (`model::surface`).
     pub roughness_um: f64,
     pub roughness_beta: f64,
+    /// The recorded body played with Body at Recorded: its index in the process's
+    /// table (`body::register`; 0, none). Not a host parameter: the plugin's state
+    /// and a preset hold the partials themselves, and register them when loaded.
+    pub recording: u16,
 }
 
 impl Default for EngineParams {
@@ -154,6 +158,7 @@ impl Default for EngineParams {
             radius_mm: 8.0,
             roughness_um: 5.0,
             roughness_beta: 1.5,
+            recording: 0,
         }
     }
 }
@@ -207,6 +212,7 @@ pub const LIMITS: [EngineParams; 2] = [
         radius_mm: 0.1,
         roughness_um: 0.1,
         roughness_beta: 0.0,
+        recording: 0,
     },
     EngineParams {
         v_min: 50.0,
@@ -254,6 +260,7 @@ pub const LIMITS: [EngineParams; 2] = [
         radius_mm: 50.0,
         roughness_um: 100.0,
         roughness_beta: 2.0,
+        recording: 0,
     },
 ];
 

@@ -78,6 +78,7 @@ pub fn body_settings(p: &EngineParams, key: u8) -> BodySettings {
         t60: p.t60,
         brightness: p.brightness,
         position: p.position,
+        recording: p.recording,
     }
 }
 

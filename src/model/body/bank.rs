@@ -125,7 +125,7 @@ impl Coefs {
         let poles = Poles::cached(st, fs);
         let alpha = poles.alpha;
         for k in 0..MODES {
-            let (ratio, shape) = mode_shape(st.kind, k, st.position, plate);
+            let (ratio, shape) = mode_shape(st.kind, st.recording, k, st.position, plate);
             let f = st.f1 * ratio;
             if !f.is_finite() || f <= 0.0 {
                 continue;
@@ -251,10 +251,11 @@ pub fn poles_made() -> u64 {
 }
 
 impl Poles {
-    fn new(kind: BodyType, brightness: f64, t60: f64, fs: f64) -> Self {
+    fn new(st: &BodySettings, fs: f64) -> Self {
         MADE.with(|m| m.set(m.get() + 1));
+        let (brightness, t60) = (st.brightness, st.t60);
         let tilt = (brightness.clamp(0.0, 1.0) - 0.5) * 3.0;
-        let powers = modes::ratio_powers(kind);
+        let powers = modes::ratio_powers(st.kind, st.recording);
         let rate = 1000f64.ln() / (t60.max(1e-4) * fs);
         let alpha: Mx = std::array::from_fn(|k| rate * powers.decay[k]);
         Self {
@@ -269,10 +270,14 @@ impl Poles {
     /// patch shares them; [`prime_retune`] makes them before a patch's first note.
     pub(super) fn cached(st: &BodySettings, fs: f64) -> Self {
         thread_local! {
-            static LAST: Last<(BodyType, [u64; 3]), Poles> = const { Last::new(None) };
+            static LAST: Last<(BodyType, u16, [u64; 3]), Poles> = const { Last::new(None) };
         }
-        let of = (st.kind, [st.brightness, st.t60, fs].map(f64::to_bits));
-        remembered(&LAST, of, || Self::new(st.kind, st.brightness, st.t60, fs))
+        let of = (
+            st.kind,
+            st.recording,
+            [st.brightness, st.t60, fs].map(f64::to_bits),
+        );
+        remembered(&LAST, of, || Self::new(st, fs))
     }
 }
 

@@ -7,6 +7,7 @@ fn settings(kind: BodyType, brightness: f64, t60: f64) -> BodySettings {
         t60,
         brightness,
         position: 0.3,
+        recording: 0,
     }
 }
 

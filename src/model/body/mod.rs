@@ -31,6 +31,8 @@ mod hand;
 mod limits;
 mod modes;
 mod pickup;
+mod powers;
+mod recorded;
 mod ring_energy;
 mod simd;
 mod strike_point;
@@ -44,6 +46,7 @@ pub use crate::model::dispatch::{force_portable, vector_path};
 use modes::*;
 pub use modes::{BodySettings, BodyType};
 pub use pickup::{Pickup, SideWeights, pickup_shape, pickups, side_weights, side_weights_of};
+pub use recorded::{Partial, Recorded, WINE_GLASS, recorded, reference_spectrum, register};
 pub use strike_point::{StrikeMode, StrikeShapes, strike_modes};
 
 /// A bank of [`MODES`] resonators, and while the body type changes, a second bank with
@@ -96,6 +99,7 @@ impl ModalBody {
     pub fn new(settings: BodySettings, fs: f64) -> Self {
         modes::prepare_tables();
         strike_point::prepare();
+        recorded::prepare();
         side_weights_of(BodyType::None);
         let mut b = Self {
             re: [0.0; MODES],

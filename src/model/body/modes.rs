@@ -14,6 +14,8 @@
 //!   rotary inertia, with the frequency-proportional loss of wood.
 
 use super::limits::MODES;
+pub(super) use super::powers::RatioPowers;
+use super::recorded::recorded;
 use std::f64::consts::PI;
 use std::sync::OnceLock;
 
@@ -27,16 +29,20 @@ pub enum BodyType {
     Membrane,
     Bell,
     WoodBlock,
+    /// The partials fitted from a recording (`recorded`), named by
+    /// [`BodySettings::recording`].
+    Recorded,
 }
 
 impl BodyType {
-    pub const ALL: [BodyType; 6] = [
+    pub const ALL: [BodyType; 7] = [
         BodyType::None,
         BodyType::Bar,
         BodyType::Plate,
         BodyType::Membrane,
         BodyType::Bell,
         BodyType::WoodBlock,
+        BodyType::Recorded,
     ];
 
     pub fn name(self) -> &'static str {
@@ -47,6 +53,7 @@ impl BodyType {
             BodyType::Membrane => "membrane",
             BodyType::Bell => "bell",
             BodyType::WoodBlock => "wood",
+            BodyType::Recorded => "recorded",
         }
     }
 
@@ -61,6 +68,8 @@ impl BodyType {
             BodyType::Membrane => 0.8,
             BodyType::Bell => 0.35,
             BodyType::WoodBlock => 1.0,
+            // Each partial keeps its own T60 (`recorded`).
+            BodyType::Recorded => 0.0,
         }
     }
 }
@@ -177,30 +186,22 @@ fn membrane_table() -> &'static [MembraneColumn; MODES] {
 /// made, off the audio thread, so that no retune there ever fills one.
 pub(super) fn prepare_tables() {
     membrane_table();
-    ratio_powers(BodyType::None);
+    ratio_powers(BodyType::None, 0);
 }
 
-/// What a retune needs of one body kind's frequency ratios (which depend on the kind
-/// alone, not on the position): per mode `ln ratio`, so that the brightness tilt
-/// `ratio^tilt` is one `exp`, and `ratio^{decay_exponent}`, the factor by which the
-/// mode decays faster than the fundamental (`decay_t60`), with its inverse
-/// `ratio^{−decay_exponent}`, the mode's T60 over the fundamental's (what a strike's
-/// modes read). A note-on retunes all sixteen modes, and two `powf` a mode were a
-/// third of a retune.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct RatioPowers {
-    pub ln: [f64; MODES],
-    pub decay: [f64; MODES],
-    pub t60: [f64; MODES],
-}
-
-/// The [`RatioPowers`] of `kind`, made once per process for every kind.
-pub(super) fn ratio_powers(kind: BodyType) -> &'static RatioPowers {
-    static TABLE: OnceLock<[RatioPowers; 6]> = OnceLock::new();
+/// The [`RatioPowers`] of `kind`, made once per process for every model kind; a
+/// recorded body's are its own (`recording` names it).
+pub(super) fn ratio_powers(kind: BodyType, recording: u16) -> &'static RatioPowers {
+    static TABLE: OnceLock<[RatioPowers; BodyType::ALL.len()]> = OnceLock::new();
+    if kind == BodyType::Recorded
+        && let Some(r) = recorded(recording)
+    {
+        return &r.powers;
+    }
     let table = TABLE.get_or_init(|| {
         let plate = plate_modes();
         BodyType::ALL.map(|kind| {
-            let ratio = |k| mode_shape(kind, k, 0.0, &plate).0;
+            let ratio = |k| mode_shape(kind, 0, k, 0.0, &plate).0;
             RatioPowers {
                 ln: std::array::from_fn(|k| ratio(k).ln()),
                 decay: std::array::from_fn(|k| ratio(k).powf(kind.decay_exponent())),
@@ -224,6 +225,9 @@ pub struct BodySettings {
     pub brightness: f64,
     /// 0 = centre of the body, 1 = its edge (bar: its end; bell: the lip).
     pub position: f64,
+    /// The recorded body played where `kind` is [`BodyType::Recorded`]: its index in
+    /// the process's table (`recorded::register`; 0 is the built-in one).
+    pub recording: u16,
 }
 
 impl Default for BodySettings {
@@ -234,6 +238,7 @@ impl Default for BodySettings {
             t60: 1.0,
             brightness: 0.5,
             position: 0.3,
+            recording: 0,
         }
     }
 }
@@ -241,9 +246,20 @@ impl Default for BodySettings {
 /// T60 of a mode at `ratio` times the fundamental: the user's T60 is the fundamental's,
 /// and the body's decay law (`decay_exponent`) shortens the upper modes. The bodies
 /// read it from [`RatioPowers`]; this is the law their tables are checked against.
+/// A recorded body's mode keeps its partial's own T60 relative to the reference's.
 #[cfg(test)]
 pub(super) fn decay_t60(st: &BodySettings, ratio: f64) -> f64 {
-    st.t60.max(1e-4) * ratio.powf(-st.kind.decay_exponent())
+    let t60 = st.t60.max(1e-4);
+    if st.kind == BodyType::Recorded
+        && let Some(r) = recorded(st.recording)
+    {
+        let own = r.partials[..r.count]
+            .iter()
+            .find(|p| p.freq_hz / r.f_ref == ratio)
+            .map_or(1.0, |p| p.t60_s / r.t60_ref);
+        return t60 * own;
+    }
+    t60 * ratio.powf(-st.kind.decay_exponent())
 }
 
 /// The plate's 16 lowest `(m, n)` pairs, found once by insertion into a fixed array.
@@ -266,9 +282,10 @@ pub(super) fn plate_modes() -> [(u32, u32, f64); MODES] {
 }
 
 /// Frequency ratio (to the fundamental) and excitation of mode `k` for a body struck
-/// at `position`.
+/// at `position` (`recording` names a recorded body's partials).
 pub(super) fn mode_shape(
     kind: BodyType,
+    recording: u16,
     k: usize,
     position: f64,
     plate: &[(u32, u32, f64); MODES],
@@ -315,6 +332,7 @@ pub(super) fn mode_shape(
             let s = (k as f64 + 1.0) * PI * (0.5 + 0.5 * p);
             (WOOD_RATIOS[k], 0.2 + s.sin().abs())
         }
+        BodyType::Recorded => recorded(recording).map_or((1.0, 0.0), |r| r.mode(k, p)),
     }
 }
 
@@ -342,9 +360,9 @@ mod tests {
     fn ratio_powers_are_the_ratios_powers() {
         let plate = plate_modes();
         for kind in BodyType::ALL {
-            let pw = ratio_powers(kind);
+            let pw = ratio_powers(kind, 0);
             for k in 0..MODES {
-                let ratio = mode_shape(kind, k, 0.7, &plate).0;
+                let ratio = mode_shape(kind, 0, k, 0.7, &plate).0;
                 for tilt in [-1.5, -0.3, 0.0, 0.9, 1.5] {
                     let want = ratio.powf(tilt);
                     let got = (tilt * pw.ln[k]).exp();

@@ -37,6 +37,7 @@ impl StrikeMode {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrikeShapes {
     kind: BodyType,
+    recording: u16,
     position: f64,
     ratio: [f64; MODES],
     decay: [f64; MODES],
@@ -44,27 +45,28 @@ pub struct StrikeShapes {
 }
 
 impl StrikeShapes {
-    /// The shapes of `kind` struck at `position`.
-    pub fn new(kind: BodyType, position: f64) -> Self {
+    /// The shapes of `kind` (and `recording`, a recorded body's) struck at `position`.
+    pub fn new(kind: BodyType, recording: u16, position: f64) -> Self {
         let plate = plate_table();
         let mut out = Self {
             kind,
+            recording,
             position,
             ratio: [0.0; MODES],
             // The kind's (made once per process): a mode's ratio, and so its factor,
             // does not depend on the strike position.
-            decay: ratio_powers(kind).t60,
+            decay: ratio_powers(kind, recording).t60,
             shape: [0.0; MODES],
         };
         for k in 0..MODES {
-            (out.ratio[k], out.shape[k]) = mode_shape(kind, k, position, plate);
+            (out.ratio[k], out.shape[k]) = mode_shape(kind, recording, k, position, plate);
         }
         out
     }
 
-    /// True when these are the shapes of `kind` at `position`.
-    pub fn is_for(&self, kind: BodyType, position: f64) -> bool {
-        self.kind == kind && self.position == position
+    /// True when these are the shapes of `kind` (and `recording`) at `position`.
+    pub fn is_for(&self, kind: BodyType, recording: u16, position: f64) -> bool {
+        self.kind == kind && self.recording == recording && self.position == position
     }
 
     /// The modes of `st` (of these shapes' kind and position) for a body of
@@ -111,7 +113,7 @@ pub(super) fn prepare() {
 /// `count` entries, in the body's mode order. Modes above [`BAND_LIMIT`] (silent in the
 /// one-way body too) and modes that do not move at the strike point are left out.
 pub fn strike_modes(st: &BodySettings, body_mass: f64) -> ([StrikeMode; MODES], usize) {
-    StrikeShapes::new(st.kind, st.position).modes(st, body_mass)
+    StrikeShapes::new(st.kind, st.recording, st.position).modes(st, body_mass)
 }
 
 #[cfg(test)]
@@ -127,7 +129,7 @@ mod tests {
         let plate = plate_modes();
         for kind in BodyType::ALL {
             for position in [0.0, 0.13, 0.5, 0.77, 1.0] {
-                let shapes = StrikeShapes::new(kind, position);
+                let shapes = StrikeShapes::new(kind, 0, position);
                 for (f1, t60, mass) in [(27.5, 0.05, 0.01), (440.0, 3.0, 0.2), (4186.0, 1e-5, 2.0)]
                 {
                     let st = BodySettings {
@@ -136,11 +138,12 @@ mod tests {
                         t60,
                         brightness: 0.5,
                         position,
+                        recording: 0,
                     };
                     let (got, n) = shapes.modes(&st, mass);
                     let mut i = 0;
                     for k in 0..MODES {
-                        let (ratio, shape) = mode_shape(kind, k, position, &plate);
+                        let (ratio, shape) = mode_shape(kind, 0, k, position, &plate);
                         let f = f1 * ratio;
                         let heard = f.is_finite() && f > 0.0 && f <= BAND_LIMIT && shape > 0.0;
                         if kind == BodyType::None || !heard {

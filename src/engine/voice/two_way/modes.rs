@@ -34,8 +34,8 @@ impl ModesCache {
     pub(super) fn get(&mut self, st: &BodySettings, body_mass: f64) -> StrikeModes {
         if self.of != Some((*st, body_mass)) {
             let shapes = match self.shapes {
-                Some(s) if s.is_for(st.kind, st.position) => s,
-                _ => StrikeShapes::new(st.kind, st.position),
+                Some(s) if s.is_for(st.kind, st.recording, st.position) => s,
+                _ => StrikeShapes::new(st.kind, st.recording, st.position),
             };
             let (modes, n) = shapes.modes(st, body_mass);
             self.modes =

@@ -1,0 +1,119 @@
+use super::*;
+use crate::model::body::{BodySettings, BodyType, ModalBody};
+
+fn partial(freq_hz: f64, t60_s: f64, amplitude: f64) -> Partial {
+    Partial {
+        freq_hz,
+        t60_s,
+        amplitude,
+    }
+}
+
+/// The reference pulse's spectrum is 1 at DC and under its envelope, which falls
+/// monotonically and is well down at two cycles over the contact.
+#[test]
+fn the_reference_spectrum_falls_from_one() {
+    let (m0, e0) = reference_spectrum(0.0);
+    assert!((m0 - 1.0).abs() < 1e-12 && (e0 - 1.0).abs() < 1e-12);
+    let mut last = 1.0;
+    for i in 1..5000 {
+        let (m, e) = reference_spectrum(i as f64 * 0.01);
+        assert!(e <= last + 1e-15 && m <= e && e > 0.0, "{i}");
+        last = e;
+    }
+    assert!(
+        reference_spectrum(2.0).1 < 0.1,
+        "{:?}",
+        reference_spectrum(2.0)
+    );
+    assert!(reference_spectrum(80.0).1 < reference_spectrum(40.0).1);
+}
+
+/// The strongest partial is the reference; modes sort by frequency; the mallet's
+/// roll-off is taken out (an upper partial as loud as a lower one in the recording
+/// gets the larger excitation); T60s are kept relative to the reference's.
+#[test]
+fn a_body_keeps_its_partials_relative_to_the_strongest() {
+    let r = Recorded::new(&[
+        partial(2000.0, 0.5, 0.5),
+        partial(500.0, 2.0, 1.0),
+        partial(3000.0, 0.2, 1.0 / 64.0),
+        partial(f64::NAN, 1.0, 1.0),
+        partial(800.0, 0.0, 1.0),
+    ])
+    .unwrap();
+    assert_eq!(r.count, 3);
+    assert_eq!((r.f_ref, r.t60_ref), (500.0, 2.0));
+    assert_eq!(&r.ratio[..3], &[1.0, 4.0, 6.0]);
+    assert_eq!(&r.powers.t60[..3], &[1.0, 0.25, 0.1]);
+    let lift = |f: f64| mallet_lift(f * REFERENCE_CONTACT_S);
+    let want = 0.5 * lift(2000.0) / lift(500.0);
+    assert!((r.shape[1] / r.shape[0] - want).abs() < 1e-12 * want);
+    assert_eq!(r.shape[3..], [0.0; MODES - 3]);
+    // At the neutral position the shapes are the fitted ones; toward the edge the
+    // upper modes gain.
+    assert_eq!(r.mode(1, NEUTRAL_POSITION), (4.0, r.shape[1]));
+    assert!(r.mode(1, 1.0).1 / r.mode(0, 1.0).1 > r.shape[1] / r.shape[0]);
+    assert!(Recorded::new(&[partial(100.0, -1.0, 1.0)]).is_err());
+}
+
+/// Only the MODES partials with the most energy are kept, however many the fit found,
+/// and a body made from its own partials is the same body.
+#[test]
+fn a_body_keeps_the_strongest_partials() {
+    let many: Vec<Partial> = (0..40)
+        .map(|i| partial(100.0 * (i + 1) as f64, 1.0, 1.0 + i as f64))
+        .collect();
+    let r = Recorded::new(&many).unwrap();
+    assert_eq!(r.count, MODES);
+    assert_eq!(r.f_ref, 4000.0);
+    assert!(r.partials[..MODES].iter().all(|p| p.freq_hz > 2400.0));
+    assert_eq!(Recorded::new(&r.partials[..r.count]), Ok(r));
+    // A long, quieter partial outranks a short, louder one.
+    let r = Recorded::new(&[partial(100.0, 0.01, 1.0), partial(200.0, 3.0, 0.5)]).unwrap();
+    assert_eq!(r.partials[0].freq_hz, 200.0);
+    assert_eq!(r.f_ref, 200.0);
+}
+
+/// Registering is idempotent and an index plays its own partials: a body of the
+/// Recorded kind rings at the recorded frequencies.
+#[test]
+fn a_registered_body_rings_its_partials() {
+    let r = Recorded::new(&[partial(300.0, 1.0, 1.0), partial(1234.5, 0.5, 0.5)]).unwrap();
+    let i = register(&r).unwrap();
+    assert!(i > 0);
+    assert_eq!(register(&r).unwrap(), i);
+    assert_eq!(recorded(i), Some(&r));
+    assert_eq!(recorded(u16::MAX), None);
+    let st = BodySettings {
+        kind: BodyType::Recorded,
+        f1: 300.0,
+        t60: 1.0,
+        recording: i,
+        ..Default::default()
+    };
+    let body = ModalBody::new(st, 48_000.0);
+    let f = body.frequencies();
+    assert!(
+        (f[0] - 300.0).abs() < 1e-9 && (f[1] - 1234.5).abs() < 1e-9,
+        "{f:?}"
+    );
+    let g = body.gains();
+    assert!(
+        g[0] > 0.0 && g[1] > 0.0 && g[2..].iter().all(|&x| x == 0.0),
+        "{g:?}"
+    );
+    // An index never registered plays no mode (silent, not a fault); 0 is the
+    // built-in glass, whose partials register as 0.
+    let none = ModalBody::new(
+        BodySettings {
+            recording: 300,
+            ..st
+        },
+        48_000.0,
+    );
+    assert!(none.gains().iter().all(|&x| x == 0.0));
+    let glass = recorded(0).unwrap();
+    assert_eq!(glass.count, WINE_GLASS.len());
+    assert_eq!(register(glass), Ok(0));
+}
