@@ -85,7 +85,10 @@ fn recorded_body_plugin() -> Rebound {
     let a = Rebound::default();
     let pa = a.rebound_params();
     pa.recorded_body.set(partials());
-    let body = BodyType::ALL.iter().position(|&b| b == BodyType::Recorded).unwrap();
+    let body = BodyType::ALL
+        .iter()
+        .position(|&b| b == BodyType::Recorded)
+        .unwrap();
     set_norm(&pa, "body", body as f32 / (BodyType::ALL.len() - 1) as f32);
     a
 }
@@ -106,7 +109,10 @@ fn a_session_reopens_with_its_recorded_body() {
     assert_eq!((r.count, r.f_ref), (3, 330.0));
     // The recorded body sounds, and differs from the built-in one.
     let built_in = Rebound::default();
-    let body = BodyType::ALL.iter().position(|&b| b == BodyType::Recorded).unwrap();
+    let body = BodyType::ALL
+        .iter()
+        .position(|&b| b == BodyType::Recorded)
+        .unwrap();
     set_norm(&built_in.rebound_params(), "body", body as f32 / 6.0);
     let (x, y) = (play(a), play(b));
     assert!(x.iter().any(|s| s.abs() > 1e-3));
@@ -141,9 +147,15 @@ fn a_malformed_recorded_body_falls_back_to_the_built_in_one() {
     for (field, falls_back) in [
         ("not json", false),
         ("[]", true),
-        (r#"[{"freq_hz": -1.0, "t60_s": 1.0, "amplitude": 1.0}]"#, true),
+        (
+            r#"[{"freq_hz": -1.0, "t60_s": 1.0, "amplitude": 1.0}]"#,
+            true,
+        ),
         (r#"[{"freq_hz": 1e400}]"#, false),
-        (r#"[{"freq_hz": 100.0, "t60_s": 1.0, "amplitude": 0.0}]"#, true),
+        (
+            r#"[{"freq_hz": 100.0, "t60_s": 1.0, "amplitude": 0.0}]"#,
+            true,
+        ),
     ] {
         let a = recorded_body_plugin();
         let before = a.rebound_params().engine_params().recording;
@@ -151,7 +163,11 @@ fn a_malformed_recorded_body_falls_back_to_the_built_in_one() {
         fields.insert("recorded-body".to_string(), field.to_string());
         a.rebound_params().deserialize_fields(&fields);
         let want = if falls_back { 0 } else { before };
-        assert_eq!(a.rebound_params().engine_params().recording, want, "{field}");
+        assert_eq!(
+            a.rebound_params().engine_params().recording,
+            want,
+            "{field}"
+        );
         play(a);
     }
 }

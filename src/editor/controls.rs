@@ -3,8 +3,10 @@
 //! what a held key plays, the output, and variation and expression. The solver's settings (integrator,
 //! correction, exit target) are in the Physics view ([`solver`]).
 
+use super::recorded::RecordedPanel;
 use super::widgets::{choice, combo, group, slider, toggle};
 use crate::engine::{Controls, Gesture};
+use crate::model::body::BodyType;
 use crate::params::{DampingChoice, ReboundParams};
 use nice_plug::prelude::*;
 
@@ -13,20 +15,20 @@ pub const MIN_COLUMN: f32 = 330.0;
 
 /// The groups in two columns side by side (one column when narrower than two
 /// [`MIN_COLUMN`]s).
-pub fn controls(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter) {
+pub fn controls(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, loader: &mut RecordedPanel) {
     let gap = ui.spacing().item_spacing.x;
     let total = ui.available_width();
     if total < 2.0 * MIN_COLUMN + gap {
         ui.vertical(|ui| {
             left_column(ui, p, s, total);
-            right_column(ui, p, s, total);
+            right_column(ui, p, s, total, loader);
         });
         return;
     }
     let w = (total - gap) / 2.0;
     ui.horizontal_top(|ui| {
         ui.vertical(|ui| left_column(ui, p, s, w));
-        ui.vertical(|ui| right_column(ui, p, s, w));
+        ui.vertical(|ui| right_column(ui, p, s, w, loader));
     });
 }
 
@@ -79,9 +81,18 @@ fn left_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
     });
 }
 
-fn right_column(ui: &mut egui::Ui, p: &ReboundParams, s: &ParamSetter, w: f32) {
+fn right_column(
+    ui: &mut egui::Ui,
+    p: &ReboundParams,
+    s: &ParamSetter,
+    w: f32,
+    loader: &mut RecordedPanel,
+) {
     group(ui, "Body: what rings", w, |ui| {
         choice(ui, &p.body.body, "body", s);
+        if p.body.body.value() == BodyType::Recorded {
+            loader.ui(ui, p, s);
+        }
         slider(ui, &p.body.body_freq, "bfreq", s);
         slider(ui, &p.body.key_track, "ktrack", s);
         slider(ui, &p.body.t60, "t60", s);

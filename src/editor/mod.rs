@@ -16,6 +16,7 @@ pub mod pad;
 pub mod physics;
 pub mod plots;
 pub mod readouts;
+pub mod recorded;
 pub mod tooltips;
 pub mod view;
 pub mod widgets;
@@ -119,6 +120,8 @@ pub struct App {
     pad: pad::Pad,
     meter: meter::Ballistics,
     browser: browser::Browser,
+    /// The Recorded body's loader (Body group).
+    recorded: recorded::RecordedPanel,
     capture: Option<Box<capture::Capture>>,
     /// The capture the derived plots were computed from: `(seq, len)`.
     derived_from: (u64, usize),
@@ -144,6 +147,7 @@ impl App {
             pad: pad::Pad::default(),
             meter: meter::Ballistics::default(),
             browser: browser::Browser::default(),
+            recorded: recorded::RecordedPanel::default(),
             capture: None,
             derived_from: (0, 0),
             wave: Vec::new(),
@@ -272,10 +276,11 @@ impl App {
 
     /// The controls, then the last note's waveform and spectrum.
     fn play_view(&mut self, ui: &mut egui::Ui, p: &ReboundParams, setter: &ParamSetter) {
+        let loader = &mut self.recorded;
         egui::ScrollArea::vertical()
             .id_salt("controls")
             .max_height((ui.available_height() - SOUND_PLOTS_MIN).max(120.0))
-            .show(ui, |ui| controls::controls(ui, p, setter));
+            .show(ui, |ui| controls::controls(ui, p, setter, loader));
         ui.add_space(4.0);
         let empty_c = capture::Capture::default();
         let c = self.capture.as_deref().unwrap_or(&empty_c);

@@ -1,12 +1,13 @@
 //! The plots, with axes, units and tick labels (egui_plot): the contact's energy against
 //! eq (20) ([`energy`]), its phase portrait against eq (3) ([`phase`]), the per-bounce
-//! drift ([`drift`]), and the last note's waveform ([`wave`]) and spectrum
-//! ([`spectrum`]). Under gravity during contact (seed 001) neither eq (20) nor eq (3)
+//! drift ([`drift`]), the last note's waveform ([`wave`]) and spectrum
+//! ([`spectrum`]), and a recorded body's partials ([`partials`]). Under gravity during contact (seed 001) neither eq (20) nor eq (3)
 //! holds: the energy plot shows the load-aware balance instead, the phase portrait the
 //! simulated points alone, and the drift plot the load-aware drift per contact.
 
 pub mod drift;
 pub mod energy;
+pub mod partials;
 pub mod phase;
 pub mod spectrum;
 pub mod wave;

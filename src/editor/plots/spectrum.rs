@@ -36,7 +36,7 @@ pub fn reduce_log(bins: &[[f64; 2]], points: usize) -> Vec<[f64; 2]> {
 }
 
 /// Grid marks for a `log10(f)` axis: decades strong, 2–9 × each decade weak.
-fn log_marks(input: GridInput) -> Vec<GridMark> {
+pub fn log_marks(input: GridInput) -> Vec<GridMark> {
     let (lo, hi) = input.bounds;
     let mut marks = Vec::new();
     let mut decade = lo.floor() as i32;
