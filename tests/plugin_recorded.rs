@@ -171,3 +171,24 @@ fn a_malformed_recorded_body_falls_back_to_the_built_in_one() {
         play(a);
     }
 }
+
+/// A CLAP host's preset load of a user preset with a recorded body sets the body too:
+/// the state it loads holds the partials.
+#[test]
+fn a_clap_preset_load_brings_its_body() {
+    let body = recording::body_from_saved(&partials()).unwrap();
+    let mut p = EngineParams::default();
+    recording::use_body(&mut p, &body, true).unwrap();
+    let preset = rebound::preset::Preset::new("With a body", "User", "", p);
+    let state = rebound::plugin_clap::preset_load::state_of(&preset);
+    let a = Rebound::default();
+    load(&a.rebound_params(), state);
+    assert_eq!(a.rebound_params().engine_params().recording, p.recording);
+    // A preset with no recorded body leaves the field out of the state.
+    let plain = rebound::preset::Preset::new("Plain", "User", "", EngineParams::default());
+    assert!(
+        rebound::plugin_clap::preset_load::state_of(&plain)
+            .fields
+            .is_empty()
+    );
+}

@@ -7,7 +7,7 @@
 use super::discovery::{factory_preset, path_of};
 use crate::plugin::Rebound;
 use crate::preset::Preset;
-use crate::preset::plugin::plugin_values;
+use crate::preset::plugin::apply_to_state;
 use clap_sys::ext::preset_load::{
     CLAP_EXT_PRESET_LOAD, CLAP_EXT_PRESET_LOAD_COMPAT, clap_host_preset_load,
     clap_plugin_preset_load,
@@ -65,14 +65,17 @@ pub unsafe fn resolve(
     }
 }
 
-/// A plugin state holding every parameter of `p` (and nothing else, so the editor's
-/// size and other persisted fields stay as they are).
+/// A plugin state holding every parameter of `p` and its recorded body, if it has one
+/// (and nothing else, so the editor's size and other persisted fields stay as they
+/// are).
 pub fn state_of(p: &Preset) -> PluginState {
-    PluginState {
+    let mut state = PluginState {
         version: Rebound::VERSION.to_string(),
-        params: plugin_values(&p.params).into_iter().collect(),
+        params: Default::default(),
         fields: Default::default(),
-    }
+    };
+    apply_to_state(&mut state, &p.params);
+    state
 }
 
 /// # Safety
