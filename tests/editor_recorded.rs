@@ -12,14 +12,21 @@ const RECORDING: &str = concat!(
     "/assets/recordings/wine-glass.wav"
 );
 
-/// The shipped recording fits to the built-in body (the same partials, so the same
-/// index), with the recording's spectrum at 0 dB on its strongest partial; the stems
+/// The shipped recording fits to the built-in body's partials, with the recording's spectrum at 0 dB on its strongest partial; the stems
 /// put the strongest partial at 0 dB.
 #[test]
 fn a_recording_loads_as_its_fitted_body_and_spectrum() {
     let l = load(Path::new(RECORDING)).unwrap();
     assert_eq!(l.body.count, WINE_GLASS.len());
-    assert_eq!(l.index, 0, "the built-in glass is this recording's fit");
+    // The built-in glass is this recording's fit (to rounding: the FFT's path may
+    // differ on another CPU, and then so may the last bits).
+    for &(f, t60, _) in &WINE_GLASS {
+        let p = l.body.partials[..l.body.count]
+            .iter()
+            .find(|p| (p.freq_hz / f - 1.0).abs() < 1e-6)
+            .unwrap_or_else(|| panic!("{f} Hz not found"));
+        assert!((p.t60_s / t60 - 1.0).abs() < 1e-4, "{f} Hz: {}", p.t60_s);
+    }
     assert_eq!(l.source, "wine-glass.wav");
     let top = l
         .spectrum

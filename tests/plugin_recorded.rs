@@ -7,7 +7,6 @@ mod support;
 
 use nice_plug::midi::{Channel, Key, VoiceID};
 use nice_plug::params::persist::PersistentField;
-use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use rebound::Rebound;
 use rebound::engine::recording::SavedPartial;
@@ -18,7 +17,7 @@ use support::*;
 
 #[path = "support/state.rs"]
 mod state;
-use state::load;
+use state::{load, plain_values};
 
 fn partials() -> Vec<SavedPartial> {
     [(330.0, 1.2, 1.0), (905.5, 0.6, 0.4), (2410.0, 0.25, 0.3)]
@@ -34,18 +33,7 @@ fn partials() -> Vec<SavedPartial> {
 /// A plugin with every plain value and persisted field of `from`'s state.
 fn reopened(from: &Rebound) -> Rebound {
     let pa = from.rebound_params();
-    let mut params = BTreeMap::new();
-    for (id, ptr, _) in pa.param_map() {
-        let v = unsafe {
-            match ptr {
-                ParamPtr::FloatParam(p) => ParamValue::F32((*p).unmodulated_plain_value()),
-                ParamPtr::IntParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
-                ParamPtr::BoolParam(p) => ParamValue::Bool((*p).unmodulated_plain_value()),
-                ParamPtr::EnumParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
-            }
-        };
-        params.insert(id, v);
-    }
+    let params = plain_values(&pa);
     let state = PluginState {
         version: String::new(),
         params,

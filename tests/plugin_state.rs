@@ -17,7 +17,7 @@ use support::*;
 
 #[path = "support/state.rs"]
 mod state;
-use state::load;
+use state::{load, plain_values};
 
 /// Every parameter's stored plain value is inside its range and not NaN.
 fn assert_all_in_range(params: &ReboundParams) {
@@ -148,21 +148,6 @@ fn bad_state() -> PluginState {
 }
 
 /// Every parameter's plain value, as a host's saved state holds them.
-fn plain_values(params: &ReboundParams) -> BTreeMap<String, ParamValue> {
-    let mut values = BTreeMap::new();
-    for (id, ptr, _) in params.param_map() {
-        let v = unsafe {
-            match ptr {
-                ParamPtr::FloatParam(p) => ParamValue::F32((*p).unmodulated_plain_value()),
-                ParamPtr::IntParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
-                ParamPtr::BoolParam(p) => ParamValue::Bool((*p).unmodulated_plain_value()),
-                ParamPtr::EnumParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
-            }
-        };
-        values.insert(id, v);
-    }
-    values
-}
 
 #[test]
 fn malformed_state_loads_clamped_and_plays() {

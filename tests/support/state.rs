@@ -8,6 +8,7 @@ use nice_plug::plugin::ParamValue;
 use nice_plug::prelude::*;
 use rebound::Rebound;
 use rebound::params::ReboundParams;
+use std::collections::BTreeMap;
 
 /// Loads `state` into `params`. Returns the IDs whose stored value does not fit their
 /// parameter's type, which nice-plug skips (and so does this).
@@ -42,4 +43,21 @@ pub fn load(params: &ReboundParams, mut state: PluginState) -> Vec<String> {
     }
     params.deserialize_fields(&state.fields);
     misfits
+}
+
+/// Every parameter's stored plain value by ID, as a saved state holds them.
+pub fn plain_values(params: &ReboundParams) -> BTreeMap<String, ParamValue> {
+    let mut values = BTreeMap::new();
+    for (id, ptr, _) in params.param_map() {
+        let v = unsafe {
+            match ptr {
+                ParamPtr::FloatParam(p) => ParamValue::F32((*p).unmodulated_plain_value()),
+                ParamPtr::IntParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
+                ParamPtr::BoolParam(p) => ParamValue::Bool((*p).unmodulated_plain_value()),
+                ParamPtr::EnumParam(p) => ParamValue::I32((*p).unmodulated_plain_value()),
+            }
+        };
+        values.insert(id, v);
+    }
+    values
 }
