@@ -17,7 +17,7 @@ use support::*;
 
 #[path = "support/state.rs"]
 mod state;
-use state::{load, plain_values};
+use state::{load, saved_state};
 
 fn partials() -> Vec<SavedPartial> {
     [(330.0, 1.2, 1.0), (905.5, 0.6, 0.4), (2410.0, 0.25, 0.3)]
@@ -32,15 +32,8 @@ fn partials() -> Vec<SavedPartial> {
 
 /// A plugin with every plain value and persisted field of `from`'s state.
 fn reopened(from: &Rebound) -> Rebound {
-    let pa = from.rebound_params();
-    let params = plain_values(&pa);
-    let state = PluginState {
-        version: String::new(),
-        params,
-        fields: pa.serialize_fields(),
-    };
     let b = Rebound::default();
-    load(&b.rebound_params(), state);
+    load(&b.rebound_params(), saved_state(&from.rebound_params()));
     b
 }
 

@@ -17,7 +17,7 @@ use support::*;
 
 #[path = "support/state.rs"]
 mod state;
-use state::{load, plain_values};
+use state::{load, plain_values, saved_state};
 
 /// Every parameter's stored plain value is inside its range and not NaN.
 fn assert_all_in_range(params: &ReboundParams) {
@@ -198,15 +198,9 @@ fn valid_state_round_trips_through_the_filter() {
     set_norm(&pa, "k", 1.0);
     set_norm(&pa, "vmax", 1.0);
     set_norm(&pa, "gain", 0.0);
-    let params = plain_values(&pa);
-    let state = PluginState {
-        version: String::new(),
-        params,
-        fields: pa.serialize_fields(),
-    };
     let b = Rebound::default();
     let pb = b.rebound_params();
-    load(&pb, state);
+    load(&pb, saved_state(&pa));
     for ((id, x, _), (_, y, _)) in pa.param_map().into_iter().zip(pb.param_map()) {
         unsafe {
             assert_eq!(

@@ -58,14 +58,8 @@ pub fn body_from_saved(partials: &[SavedPartial]) -> Result<Recorded, String> {
     Recorded::new(&partials)
 }
 
-/// The partials of the recorded body `p` names, to save (none for the built-in one,
-/// which every build has, or an index never registered).
-pub fn saved_partials(p: &EngineParams) -> Option<Vec<SavedPartial>> {
-    partials_of(p.recording)
-}
-
-/// The partials of the registered body at `index` (none for 0, the built-in one, or
-/// an index never registered).
+/// The partials of the registered body at `index`, to save (none for 0, the built-in
+/// one, which every build has, or an index never registered).
 pub fn partials_of(index: u16) -> Option<Vec<SavedPartial>> {
     let r = recorded(index).filter(|_| index > 0)?;
     Some(

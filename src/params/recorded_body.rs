@@ -1,48 +1,35 @@
 //! The recorded body a session plays, persisted as its partials
 //! (`#[persist = "recorded-body"]`), so that the session reopens with its body when
 //! the body file has gone. Setting it registers the body (`body::register`, off the
-//! audio thread); the audio thread reads only its index, one atomic load a block.
+//! audio thread); what is kept is only its index, which the audio thread reads with
+//! one atomic load a block, and the partials saved are read back from the process's
+//! table.
 
 use crate::engine::recording::{SavedPartial, body_from_saved, partials_of};
-use crate::model::body::register;
+use crate::model::body::{recorded, register};
 use nice_plug::params::persist::PersistentField;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU16, Ordering};
-use std::sync::{Arc, RwLock};
 
-/// The session's recorded body (the built-in one: no partials, index 0). Clones share
-/// it.
+/// The session's recorded body (index 0: the built-in one, saved as no partials).
+/// Clones share it.
 #[derive(Clone, Debug, Default)]
 pub struct RecordedBody {
-    inner: Arc<Held>,
-}
-
-#[derive(Debug, Default)]
-struct Held {
-    partials: RwLock<Vec<SavedPartial>>,
-    index: AtomicU16,
+    index: Arc<AtomicU16>,
 }
 
 impl RecordedBody {
-    /// The body's index in the process's table (0: none), for the engine.
+    /// The body's index in the process's table (0: the built-in one), for the engine.
     pub fn index(&self) -> u16 {
-        self.inner.index.load(Ordering::Acquire)
+        self.index.load(Ordering::Acquire)
     }
 
-    /// Plays the body registered at `index` (0 or an unknown index: the built-in one),
-    /// keeping its partials for the session (none for the built-in one).
+    /// Plays the body registered at `index` (an index never registered: the built-in
+    /// one).
     pub fn set_index(&self, index: u16) {
-        match partials_of(index) {
-            Some(partials) => self.store(partials, index),
-            None => self.store(Vec::new(), 0),
-        }
-    }
-
-    fn store(&self, partials: Vec<SavedPartial>, index: u16) {
-        match self.inner.partials.write() {
-            Ok(mut p) => *p = partials,
-            Err(e) => *e.into_inner() = partials,
-        }
-        self.inner.index.store(index, Ordering::Release);
+        let known = recorded(index).is_some();
+        self.index
+            .store(if known { index } else { 0 }, Ordering::Release);
     }
 }
 
@@ -53,16 +40,15 @@ impl<'a> PersistentField<'a, Vec<SavedPartial>> for RecordedBody {
         let index = body_from_saved(&new_value)
             .and_then(|b| register(&b))
             .unwrap_or(0);
-        self.store(if index > 0 { new_value } else { Vec::new() }, index);
+        self.index.store(index, Ordering::Release);
     }
 
+    /// The partials the body was made of (the ones it keeps, most energy first; none
+    /// for the built-in body).
     fn map<F, R>(&self, f: F) -> R
     where
         F: Fn(&Vec<SavedPartial>) -> R,
     {
-        match self.inner.partials.read() {
-            Ok(p) => f(&p),
-            Err(e) => f(&e.into_inner()),
-        }
+        f(&partials_of(self.index()).unwrap_or_default())
     }
 }

@@ -178,7 +178,7 @@ impl Preset {
             category: &self.category,
             description: &self.description,
             params: InOrder(&self.params),
-            recorded: recording::saved_partials(&self.params),
+            recorded: recording::partials_of(self.params.recording),
         };
         // Strings, finite numbers and a map with string keys: nothing can fail.
         let mut out = serde_json::to_string_pretty(&file).unwrap_or_default();

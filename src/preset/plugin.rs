@@ -77,7 +77,7 @@ pub fn apply_to_state(state: &mut PluginState, p: &EngineParams) {
     for (id, v) in plugin_values(p) {
         state.params.insert(id, v);
     }
-    if let Some(partials) = recording::saved_partials(p)
+    if let Some(partials) = recording::partials_of(p.recording)
         && let Ok(json) = serde_json::to_string(&partials)
     {
         state.fields.insert(RECORDED_FIELD.to_string(), json);

@@ -61,3 +61,12 @@ pub fn plain_values(params: &ReboundParams) -> BTreeMap<String, ParamValue> {
     }
     values
 }
+
+/// The state a host saves of `params`: every plain value and persisted field.
+pub fn saved_state(params: &ReboundParams) -> PluginState {
+    PluginState {
+        version: String::new(),
+        params: plain_values(params),
+        fields: params.serialize_fields(),
+    }
+}
