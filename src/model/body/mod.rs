@@ -25,6 +25,7 @@
 
 use std::f64::consts::PI;
 
+mod bands;
 mod bank;
 mod drive;
 mod hand;

@@ -21,6 +21,8 @@
 //! Index 0 is a built-in body (a tapped wine glass, [`WINE_GLASS`]), so Recorded
 //! sounds before any recording is loaded.
 
+pub use super::bands::Partial;
+use super::bands::{energy, keep_by_band};
 use super::limits::MODES;
 use super::powers::RatioPowers;
 use std::sync::{Mutex, OnceLock};
@@ -44,15 +46,6 @@ const POSITION_TILT: f64 = 1.0;
 /// the fit found far above what such a mallet excites is kept at that.
 const MAX_LIFT: f64 = 1000.0;
 
-/// One partial of a recording, as a body file holds it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Partial {
-    pub freq_hz: f64,
-    pub t60_s: f64,
-    /// Linear amplitude (any scale: only the ratios between partials count).
-    pub amplitude: f64,
-}
-
 /// A recorded body ready to play: up to [`MODES`] partials, lowest first.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Recorded {
@@ -72,9 +65,10 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// The body of `partials` (any order, any count): the [`MODES`] with the most
-    /// energy among those with a finite positive frequency, T60 and amplitude. An
-    /// error if none is left. A body made from its own `partials` is the same body.
+    /// The body of `partials` (any order, any count) with a finite positive frequency,
+    /// T60 and amplitude: all of them, or where there are more than [`MODES`], that
+    /// many kept by third-octave band with each band's energy (`bands`). An error if
+    /// none is left. A body made from its own `partials` is the same body.
     pub fn new(partials: &[Partial]) -> Result<Self, String> {
         let ok = |p: &&Partial| {
             [p.freq_hz, p.t60_s, p.amplitude]
@@ -85,11 +79,10 @@ impl Recorded {
         if kept.is_empty() {
             return Err("the body has no partial with a positive frequency, T60 and level".into());
         }
-        // Kept by energy (amplitude² × T60), as the fit ranks them: what a strike's
-        // ring carries most of.
-        let energy = |p: &Partial| p.amplitude * p.amplitude * p.t60_s;
+        // Ranked by energy (amplitude² × T60), as the fit ranks them: what a strike's
+        // ring carries most of. More than the bank holds are kept by band.
         kept.sort_by(|a, b| energy(b).total_cmp(&energy(a)));
-        kept.truncate(MODES);
+        let kept = keep_by_band(kept, MODES);
         let strongest = kept[0];
         let mut by_freq = kept.clone();
         by_freq.sort_by(|a, b| a.freq_hz.total_cmp(&b.freq_hz));

@@ -57,22 +57,87 @@ fn a_body_keeps_its_partials_relative_to_the_strongest() {
     assert!(Recorded::new(&[partial(100.0, -1.0, 1.0)]).is_err());
 }
 
-/// Only the MODES partials with the most energy are kept, however many the fit found,
-/// and a body made from its own partials is the same body.
+/// More partials than the bank holds are kept by third-octave band: every band the
+/// bank has room for keeps its strongest partial and its whole energy, the strongest
+/// partial stays the reference, and a body made from its own partials is the same body.
 #[test]
-fn a_body_keeps_the_strongest_partials() {
+fn a_body_keeps_each_bands_energy() {
+    // Two partials a band from 100 Hz up, louder upward: 20 bands.
+    let freq = |i: usize| 100.0 * 2f64.powf(i as f64 / 6.0);
     let many: Vec<Partial> = (0..40)
-        .map(|i| partial(100.0 * (i + 1) as f64, 1.0, 1.0 + i as f64))
+        .map(|i| partial(freq(i), 1.0, 1.0 + i as f64))
         .collect();
     let r = Recorded::new(&many).unwrap();
     assert_eq!(r.count, MODES);
-    assert_eq!(r.f_ref, 4000.0);
-    assert!(r.partials[..MODES].iter().all(|p| p.freq_hz > 2400.0));
-    assert_eq!(Recorded::new(&r.partials[..r.count]), Ok(r));
+    // The strongest partial as fitted is kept; the reference is the most energy as kept.
+    assert!(r.partials.iter().any(|p| p.freq_hz == freq(39)));
+    let e = |p: &Partial| p.amplitude * p.amplitude * p.t60_s;
+    assert!(
+        r.partials[1..r.count]
+            .iter()
+            .all(|p| e(p) <= e(&r.partials[0]))
+    );
+    assert_eq!(r.f_ref, r.partials[0].freq_hz);
+    let band = |f: f64| (3.0 * (f / 1000.0).log2()).round() as i64;
+    let band_energy = |ps: &[Partial], b: i64| -> f64 {
+        ps.iter()
+            .filter(|p| band(p.freq_hz) == b)
+            .map(|p| p.amplitude * p.amplitude * p.t60_s)
+            .sum()
+    };
+    // More bands than modes: the loudest MODES bands keep their energy (one partial
+    // each), the quietest are left out.
+    let kept = &r.partials[..r.count];
+    let mut bands: Vec<i64> = many.iter().map(|p| band(p.freq_hz)).collect();
+    bands.dedup();
+    assert!(bands.len() > MODES + 2, "{bands:?}");
+    bands.sort_by(|&x, &y| band_energy(&many, y).total_cmp(&band_energy(&many, x)));
+    for (n, &b) in bands.iter().enumerate() {
+        let (was, is) = (band_energy(&many, b), band_energy(kept, b));
+        if n < MODES {
+            assert!((is / was - 1.0).abs() < 1e-12, "band {b}: {is} of {was}");
+        } else {
+            assert_eq!(is, 0.0, "band {b}");
+        }
+    }
+    assert_eq!(Recorded::new(kept), Ok(r));
+    // A set the bank holds is kept as it is.
+    let few = &many[..MODES];
+    assert_eq!(
+        Recorded::new(few).unwrap().partials[..MODES]
+            .iter()
+            .filter(|p| few.contains(p))
+            .count(),
+        MODES
+    );
     // A long, quieter partial outranks a short, louder one.
     let r = Recorded::new(&[partial(100.0, 0.01, 1.0), partial(200.0, 3.0, 0.5)]).unwrap();
     assert_eq!(r.partials[0].freq_hz, 200.0);
     assert_eq!(r.f_ref, 200.0);
+}
+
+/// A band of many weak partials keeps its energy in the partials it is left (the
+/// slots the other bands do not need), and the body made again is the same.
+#[test]
+fn a_dense_band_keeps_its_energy() {
+    let mut ps = vec![partial(500.0, 1.0, 1.0)];
+    ps.extend((0..30).map(|i| partial(5000.0 + 10.0 * i as f64, 1.0, 0.3)));
+    let r = Recorded::new(&ps).unwrap();
+    assert_eq!(r.count, MODES);
+    let kept = &r.partials[..r.count];
+    let e = |p: &Partial| p.amplitude * p.amplitude * p.t60_s;
+    let dense: f64 = kept.iter().filter(|p| p.freq_hz >= 5000.0).map(e).sum();
+    assert!((dense / (30.0 * 0.09) - 1.0).abs() < 1e-12, "{dense}");
+    assert!(
+        kept.iter()
+            .any(|p| p.freq_hz == 500.0 && p.amplitude == 1.0)
+    );
+    assert_eq!(
+        kept.iter().filter(|p| p.freq_hz >= 5000.0).count(),
+        MODES - 1
+    );
+    assert_eq!(r.f_ref, 500.0);
+    assert_eq!(Recorded::new(kept), Ok(r));
 }
 
 /// Registering is idempotent and an index plays its own partials: a body of the

@@ -1,0 +1,91 @@
+//! Fewer partials than a recording has, with its spectral balance kept.
+//!
+//! The bank plays at most [`MODES`](super::limits::MODES) modes, and a fit of a
+//! recording with dense partials (a cymbal, a pot lid, a large bell) finds more. Kept
+//! by energy alone, the survivors crowd into the loudest octaves and the upper bands go
+//! silent: the body loses the recording's brightness and texture. So the partials are
+//! kept by third-octave band: each band that holds energy keeps its strongest partial
+//! (the loudest bands first, where there are more bands than modes), the slots left go
+//! to the strongest partials still out, and the partials kept in each band are scaled
+//! to carry the whole band's ring energy (amplitude² × T60), so each band sounds as
+//! loud as in the recording. The strongest partial as fitted is always kept; the body's
+//! pitch reference is the partial with the most energy as kept (a band of many weak
+//! partials may outweigh it). A set that already fits is left as it is, so a body made
+//! again from what it kept is the same body.
+
+/// One partial of a recording, as a body file holds it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Partial {
+    pub freq_hz: f64,
+    pub t60_s: f64,
+    /// Linear amplitude (any scale: only the ratios between partials count).
+    pub amplitude: f64,
+}
+
+/// Third-octave bands: the band of a frequency is `round(3 log₂(f / 1 kHz))`.
+const PER_OCTAVE: f64 = 3.0;
+
+/// The ring energy a partial carries: what the fit ranks partials by.
+pub(super) fn energy(p: &Partial) -> f64 {
+    p.amplitude * p.amplitude * p.t60_s
+}
+
+fn band(p: &Partial) -> i64 {
+    (PER_OCTAVE * (p.freq_hz / 1000.0).log2()).round() as i64
+}
+
+/// At most `most` of `partials` (sorted by [`energy`], most first; finite and
+/// positive), sorted the same way, each band's energy kept (see the module doc).
+pub(super) fn keep_by_band(partials: Vec<Partial>, most: usize) -> Vec<Partial> {
+    if partials.len() <= most || most == 0 {
+        return partials;
+    }
+    // Each band's energy, loudest first (ties by band, so the order is the input's alone).
+    let mut bands: Vec<(i64, f64)> = Vec::new();
+    for p in &partials {
+        match bands.iter_mut().find(|b| b.0 == band(p)) {
+            Some(b) => b.1 += energy(p),
+            None => bands.push((band(p), energy(p))),
+        }
+    }
+    bands.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut keep = vec![false; partials.len()];
+    // The reference first, then the strongest partial of each band, loudest bands first.
+    keep[0] = true;
+    for &(b, _) in &bands {
+        if keep.iter().filter(|k| **k).count() == most {
+            break;
+        }
+        if let Some(i) = partials.iter().position(|p| band(p) == b) {
+            keep[i] = true;
+        }
+    }
+    // The slots left: the strongest partials still out.
+    let mut left = most - keep.iter().filter(|k| **k).count();
+    for k in keep.iter_mut().filter(|k| !**k) {
+        if left == 0 {
+            break;
+        }
+        *k = true;
+        left -= 1;
+    }
+    let mut kept: Vec<Partial> = Vec::with_capacity(most);
+    for &(b, e_band) in &bands {
+        let in_band = |i: usize| keep[i] && band(&partials[i]) == b;
+        let e_kept: f64 = (0..partials.len())
+            .filter(|&i| in_band(i))
+            .map(|i| energy(&partials[i]))
+            .sum();
+        let g = (e_band / e_kept).sqrt();
+        kept.extend(
+            (0..partials.len())
+                .filter(|&i| in_band(i))
+                .map(|i| Partial {
+                    amplitude: partials[i].amplitude * g,
+                    ..partials[i]
+                }),
+        );
+    }
+    kept.sort_by(|a, b| energy(b).total_cmp(&energy(a)));
+    kept
+}
