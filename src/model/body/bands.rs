@@ -40,51 +40,47 @@ pub(super) fn keep_by_band(partials: Vec<Partial>, most: usize) -> Vec<Partial> 
     if partials.len() <= most || most == 0 {
         return partials;
     }
+    let of: Vec<i64> = partials.iter().map(band).collect();
     // Each band's energy, loudest first (ties by band, so the order is the input's alone).
     let mut bands: Vec<(i64, f64)> = Vec::new();
-    for p in &partials {
-        match bands.iter_mut().find(|b| b.0 == band(p)) {
-            Some(b) => b.1 += energy(p),
-            None => bands.push((band(p), energy(p))),
+    for (p, &b) in partials.iter().zip(&of) {
+        match bands.iter_mut().find(|e| e.0 == b) {
+            Some(e) => e.1 += energy(p),
+            None => bands.push((b, energy(p))),
         }
     }
     bands.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut keep = vec![false; partials.len()];
-    // The reference first, then the strongest partial of each band, loudest bands first.
+    // The reference first, then the strongest partial of each band, loudest bands first,
+    // then the strongest partials still out.
     keep[0] = true;
+    let mut count = 1;
     for &(b, _) in &bands {
-        if keep.iter().filter(|k| **k).count() == most {
+        if count == most {
             break;
         }
-        if let Some(i) = partials.iter().position(|p| band(p) == b) {
-            keep[i] = true;
-        }
+        let i = of.iter().position(|&o| o == b).unwrap_or(0);
+        count += usize::from(!keep[i]);
+        keep[i] = true;
     }
-    // The slots left: the strongest partials still out.
-    let mut left = most - keep.iter().filter(|k| **k).count();
-    for k in keep.iter_mut().filter(|k| !**k) {
-        if left == 0 {
+    for k in keep.iter_mut() {
+        if count == most {
             break;
         }
+        count += usize::from(!*k);
         *k = true;
-        left -= 1;
     }
     let mut kept: Vec<Partial> = Vec::with_capacity(most);
     for &(b, e_band) in &bands {
-        let in_band = |i: usize| keep[i] && band(&partials[i]) == b;
-        let e_kept: f64 = (0..partials.len())
-            .filter(|&i| in_band(i))
-            .map(|i| energy(&partials[i]))
-            .sum();
+        let in_band: Vec<usize> = (0..partials.len())
+            .filter(|&i| keep[i] && of[i] == b)
+            .collect();
+        let e_kept: f64 = in_band.iter().map(|&i| energy(&partials[i])).sum();
         let g = (e_band / e_kept).sqrt();
-        kept.extend(
-            (0..partials.len())
-                .filter(|&i| in_band(i))
-                .map(|i| Partial {
-                    amplitude: partials[i].amplitude * g,
-                    ..partials[i]
-                }),
-        );
+        kept.extend(in_band.iter().map(|&i| Partial {
+            amplitude: partials[i].amplitude * g,
+            ..partials[i]
+        }));
     }
     kept.sort_by(|a, b| energy(b).total_cmp(&energy(a)));
     kept

@@ -1,7 +1,6 @@
 //! The least plugin nice-plug builds: 64 plain parameters, no editor, MIDI CCs in,
-//! silence. Run
-//! under a host's tests beside Rebound, whatever it prints or does is the framework's
-//! (see `docs/hosts.md`, "Validators").
+//! silence. Run under a host's tests beside Rebound, whatever it prints or does is the
+//! framework's (see `docs/hosts.md`, "Validators").
 
 use nice_plug::prelude::*;
 use std::num::NonZeroU32;
@@ -52,12 +51,8 @@ impl Plugin for Minimal {
         ..AudioIOLayout::const_default()
     }];
     /// As Rebound's: the VST3 wrapper then adds its 16 × 130 stand-in parameters for
-    /// MIDI CCs, pressure and pitch bend. `MINIMAL_NO_CCS` at build time leaves them out.
-    const MIDI_INPUT: MidiConfig = if option_env!("MINIMAL_NO_CCS").is_some() {
-        MidiConfig::None
-    } else {
-        MidiConfig::MidiCCs
-    };
+    /// MIDI CCs, pressure and pitch bend.
+    const MIDI_INPUT: MidiConfig = MidiConfig::MidiCCs;
 
     type Editor = ();
     type SysExMessage = ();
