@@ -252,8 +252,12 @@ fn damping_does_not_click() {
                         let ring_curv = max_curvature(&ring.y[off - 2..]);
                         let attack_curv = max_curvature(&ring.y[on..on + (0.01 * fs) as usize]);
                         worst_curv = worst_curv.max(curv / ring_curv);
+                        // The attack's own sharpest point is its contact's exit, and a
+                        // note-off in the first contact lands the hand right after it,
+                        // which moves that point's second difference by parts in 1e5
+                        // (96 kHz, the contact strided): a click is a multiple.
                         assert!(
-                            curv <= attack_curv,
+                            curv <= 1.001 * attack_curv,
                             "{case}: second difference {curv:.3e} > the attack's {attack_curv:.3e}"
                         );
                     }

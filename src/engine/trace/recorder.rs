@@ -319,7 +319,7 @@ impl Tracer {
         let t = self;
         if t.recording {
             let w = &mut t.work;
-            w.samples = imp.samples();
+            w.samples = b.contact_samples();
             if g > 0.0 {
                 w.dev_h_pct = 100.0 * imp.load_drift();
                 w.err_vout_pct = if exact != 0.0 {

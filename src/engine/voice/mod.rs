@@ -12,6 +12,7 @@ use crate::model::hardness::UnitTime;
 use crate::model::{BounceSample, Bouncer, Phase};
 
 mod calibrate;
+mod contact_block;
 mod crumple;
 mod hand;
 mod norm;
@@ -57,6 +58,13 @@ pub const STEAL_FADE_TIME: f64 = 0.004;
 /// eq (9)'s unit time (a quadrature, per Bounciness and Shape) and the contact's
 /// normalisation (a root search for the peak force). The engine hands the last strike's
 /// to the next, so a chord on a new patch solves them once, not once per voice.
+/// One chunk's sums a voice adds into: its output's mid and side, and its force.
+pub struct ChunkSums<'a> {
+    pub mid: &'a mut [f64],
+    pub side: &'a mut [f64],
+    pub force: &'a mut [f64],
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct StrikeSetup {
     unit: UnitTime,

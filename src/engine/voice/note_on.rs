@@ -177,7 +177,7 @@ impl Voice {
         // The rigid wall's strike, where the two-way one is not played.
         self.bouncer = self.two_way.is_none().then(|| {
             let irregular = Irregularity::new(p.irregularity, train_seed(p.seed, key, now));
-            Bouncer::new(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular)
+            Bouncer::strided(latch, v_in, self.fs, train_of(p)).with_irregularity(irregular)
         });
         self.body.retune(st, self.fs);
         self.body_stale = false;

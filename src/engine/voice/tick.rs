@@ -206,7 +206,7 @@ impl Voice {
     /// The contact that kept the body has ended: what moved during it lands now.
     #[cold]
     #[inline(never)]
-    fn land_retune(&mut self, raw: &EngineParams) {
+    pub(super) fn land_retune(&mut self, raw: &EngineParams) {
         let own = self.own_now(raw, self.epoch);
         self.retune_body(own.as_ref().unwrap_or(raw));
     }
@@ -224,7 +224,12 @@ impl Voice {
     /// parameters moved gets its own): a table lookup.
     #[cold]
     #[inline(never)]
-    fn onset_gains(&mut self, raw: &EngineParams, mix: f64, levels: &mut dyn GainSource) {
+    pub(super) fn onset_gains(
+        &mut self,
+        raw: &EngineParams,
+        mix: f64,
+        levels: &mut dyn GainSource,
+    ) {
         let own = self.own_now(raw, self.epoch);
         self.gain = levels.gains(self.key, own.as_ref().unwrap_or(raw), raw, mix);
     }
@@ -234,7 +239,7 @@ impl Voice {
     /// where `HERE` with its contact's step in line, on the voice's path: a note storm
     /// that re-strikes keys within their contacts plays a tail in most of its voices.
     #[inline(always)]
-    fn tail_sample<const HERE: bool>(&mut self) -> (f64, f64, f64) {
+    pub(super) fn tail_sample<const HERE: bool>(&mut self) -> (f64, f64, f64) {
         #[cfg(target_arch = "x86_64")]
         if HERE && self.vector() {
             // SAFETY: the bank takes its vector path only where the CPU has AVX2 and FMA.

@@ -9,6 +9,7 @@
 
 use super::{CONTROL_BLOCK, Engine, SLOTS};
 use crate::engine::smoothing::Smoothed;
+use crate::engine::voice::ChunkSums;
 
 /// Stack chunk of [`Engine::render_mono`].
 const MONO_CHUNK: usize = 64;
@@ -156,6 +157,8 @@ impl Engine {
                     self.guard_events += u64::from(guard);
                     sums.end(j, i);
                 }
+            } else if self.voices[i].contact_blocks() && self.tracer.slot != Some(i) {
+                self.contact_voice(i, &mix[..n], &mut sums);
             } else {
                 self.tick_voice(i, &mix[..n], &mut sums);
             }
@@ -185,6 +188,41 @@ impl Engine {
         }
         self.clock += n as u64;
         n
+    }
+
+    /// The voice in `slot` over the chunk (`mix.len()` samples) a stage at a time
+    /// (`Voice::contact_into`), compiled for the voice's path.
+    fn contact_voice(&mut self, slot: usize, mix: &[f64], sums: &mut Sums) {
+        #[cfg(target_arch = "x86_64")]
+        if self.voices[slot].vector() {
+            // SAFETY: the bank takes its vector path only where the CPU has AVX2 and FMA.
+            return unsafe { self.contact_voice_vex(slot, mix, sums) };
+        }
+        self.contact_voice_here(slot, mix, sums)
+    }
+
+    /// [`contact_voice`](Self::contact_voice) compiled for AVX2 and FMA (the same bits).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[inline(never)]
+    fn contact_voice_vex(&mut self, slot: usize, mix: &[f64], sums: &mut Sums) {
+        self.contact_voice_here(slot, mix, sums)
+    }
+
+    #[inline(always)]
+    fn contact_voice_here(&mut self, slot: usize, mix: &[f64], sums: &mut Sums) {
+        let p = self.body_params_now();
+        let n = mix.len();
+        let chunk = ChunkSums {
+            mid: &mut sums.mid[..n],
+            side: &mut sums.side[..n],
+            force: &mut sums.force[..n],
+        };
+        let ended = self.voices[slot].contact_into(&p, mix, &mut self.levels, chunk);
+        if let Some((j, guard)) = ended {
+            self.guard_events += u64::from(guard);
+            sums.end(j, slot);
+        }
     }
 
     /// The voice in `slot` sample by sample over the chunk (`mix.len()` samples), the

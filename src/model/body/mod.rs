@@ -28,6 +28,7 @@ use std::f64::consts::PI;
 mod bands;
 mod bank;
 mod drive;
+mod driven;
 mod hand;
 mod limits;
 mod modes;

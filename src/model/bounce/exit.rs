@@ -37,19 +37,40 @@ impl Bouncer {
     /// is the train's last, and the load-aware exit to solve for it. In the flight-only
     /// mode a contact is the last when the scaled load has reached [`MERGED_LOAD`], or
     /// (once solved) when the load-aware model says the mass would stick.
+    ///
+    /// `strided`: the impact may be stepped once every few samples (see `stride`),
+    /// which sets the returned [`Stride`].
     pub(super) fn open(
         train: Train,
         fs: f64,
         latch: &Latch,
         v_in: f64,
         start: f64,
-    ) -> (Impact, bool, Option<load::ExitSolve>) {
+        strided: bool,
+    ) -> (Impact, bool, Option<load::ExitSolve>, Stride) {
         let g_contact = train.gravity.filter(|_| train.in_contact);
         let (mut imp, solve) = latch.impact_pending(v_in, fs, g_contact, start);
-        if train.gravity.is_none() {
+        let single = train.gravity.is_none();
+        if single {
             // A single strike: its accuracy rule is the sound's, not a train's timing.
             imp = imp.single_strike();
         }
+        let mut stride = Stride::NONE;
+        if strided && g_contact.is_none() {
+            (imp, stride.d) = imp.strided(Stride::samples_a_step(&imp, fs, single));
+        }
+        let (imp, last, solve) = Self::with_exit(train, imp, v_in, solve);
+        (imp, last, solve, stride)
+    }
+
+    /// The impact `imp` at `v_in` with its load-aware exit to solve, and whether it is
+    /// its train's last (see [`open`](Self::open)).
+    fn with_exit(
+        train: Train,
+        imp: Impact,
+        v_in: f64,
+        solve: Option<load::ExitSolve>,
+    ) -> (Impact, bool, Option<load::ExitSolve>) {
         match (train.gravity, train.in_contact) {
             (Some(g), false) => {
                 let c = imp.analytic().contact;

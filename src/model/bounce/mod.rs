@@ -33,9 +33,11 @@ mod exit;
 mod flight;
 mod latch;
 mod step;
+mod stride;
 
 pub use flight::{flight_at, flight_return, landing_speed};
 pub use latch::Latch;
+use stride::Stride;
 
 /// With gravity in flight only, the train ends at the first impact whose scaled load
 /// `g̃` (seed 001, eq 4) reaches this: `g̃ ≈ 2 T/t_flight`, so from here the flight is
@@ -169,6 +171,9 @@ pub struct Bouncer {
     /// units), and whether the train was ended on a budget.
     work: u64,
     cut: bool,
+    /// Its rigid contacts may be strided (see `stride`), and where the one in progress is.
+    strided: bool,
+    stride: Stride,
 }
 
 impl Bouncer {
@@ -190,11 +195,23 @@ impl Bouncer {
 
     /// Starts a strike at `v_in`, the first contact aligned on the next sample.
     pub fn new(latch: Latch, v_in: f64, fs: f64, train: Train) -> Self {
+        Self::new_with(latch, v_in, fs, train, false)
+    }
+
+    /// [`new`](Self::new) for a voice: above 44.1 kHz a rigid contact that its steps
+    /// resolve many times over is stepped every few samples, each sample hearing the
+    /// velocity drawn between the steps (`stride`). Same physics, a quarter of the
+    /// steps at 192 kHz; the contact's instants, speeds and energy are its steps'.
+    pub fn strided(latch: Latch, v_in: f64, fs: f64, train: Train) -> Self {
+        Self::new_with(latch, v_in, fs, train, true)
+    }
+
+    fn new_with(latch: Latch, v_in: f64, fs: f64, train: Train, strided: bool) -> Self {
         let train = Train {
             gravity: train.gravity.filter(|g| *g > 0.0 && g.is_finite()),
             ..train
         };
-        let (impact, last, pending) = Self::open(train, fs, &latch, v_in, 0.0);
+        let (impact, last, pending, stride) = Self::open(train, fs, &latch, v_in, 0.0, strided);
         let mut b = Self {
             impact,
             latch,
@@ -212,6 +229,8 @@ impl Bouncer {
             wait: EXIT_SLICE * WAIT_FACTOR,
             work: 0,
             cut: false,
+            strided,
+            stride,
         };
         // (The first slice of the exit is the first sample's, which spends it before
         // its contact steps: the note-on only sets the solve up.)
@@ -264,6 +283,17 @@ impl Bouncer {
     pub fn impact(&self) -> &Impact {
         &self.impact
     }
+
+    /// Samples the contact in progress (or the last) has taken: its impact's, or
+    /// where it is strided the samples played, not its steps.
+    pub fn contact_samples(&self) -> u64 {
+        if self.stride.d > 1 {
+            self.stride.played
+        } else {
+            self.impact.samples()
+        }
+    }
+
     /// Impacts started so far.
     pub fn impacts(&self) -> u32 {
         self.impacts

@@ -106,8 +106,8 @@ impl Bouncer {
                         self.finish(false);
                         return out;
                     }
-                    (self.impact, self.last, self.pending) =
-                        Self::open(self.train, self.fs, &latch, v_in, pos);
+                    (self.impact, self.last, self.pending, self.stride) =
+                        Self::open(self.train, self.fs, &latch, v_in, pos, self.strided);
                     self.latch = latch;
                     self.spend(&mut budget);
                     self.impacts += 1;
@@ -126,6 +126,9 @@ impl Bouncer {
     #[inline(always)]
     fn contact_pass<const HERE: bool>(&mut self, out: &mut BounceSample) -> Option<f64> {
         out.onset |= std::mem::take(&mut self.pending_onset);
+        if self.stride.d > 1 {
+            return self.strided_pass::<HERE>(out);
+        }
         let before = self.impact.v();
         let still = if HERE {
             self.impact.step_here()
@@ -140,6 +143,73 @@ impl Bouncer {
         let pos = self.impact.exit_fraction();
         self.after_contact();
         Some(pos)
+    }
+}
+
+impl Bouncer {
+    /// One sample of a strided contact, into `out`: its step taken on the first sample
+    /// of each span of `d`, then the curve's velocity lost in this sample. `None`
+    /// while the mass stays in contact, else where in the sample it left.
+    #[inline(always)]
+    pub(super) fn strided_pass<const HERE: bool>(&mut self, out: &mut BounceSample) -> Option<f64> {
+        let d = self.stride.d as f64;
+        if self.stride.k == 0 {
+            let imp = &self.impact;
+            let s0 = if imp.samples() == 0 {
+                imp.start_fraction()
+            } else {
+                0.0
+            };
+            let (v0, g0) = (imp.v(), imp.acceleration() / imp.sample_rate());
+            let still = if HERE {
+                self.impact.step_here()
+            } else {
+                self.impact.step()
+            };
+            let imp = &self.impact;
+            let (s1, g1) = if still {
+                (1.0, imp.acceleration() / imp.sample_rate())
+            } else {
+                // At the wall the force has gone (rigid, no load).
+                (imp.exit_fraction().max(s0), 0.0)
+            };
+            let v1 = imp.v_heard();
+            self.stride = Stride {
+                s0,
+                s1,
+                // A step that ends where it starts has no inside to draw.
+                inv_len: if s1 > s0 { 1.0 / (s1 - s0) } else { 0.0 },
+                v0,
+                g0,
+                v1,
+                g1,
+                v_at: v0,
+                exits: !still,
+                ..self.stride
+            };
+        }
+        let st = &mut self.stride;
+        st.played += 1;
+        let k = st.k;
+        let end = (k + 1) as f64 / d;
+        if st.exits && st.s1 <= end || k + 1 == st.d {
+            // The step's last sample: its end velocity exactly, so the samples' sum is
+            // the step's.
+            out.dv += st.v_at - st.v1;
+            st.k = 0;
+            if !st.exits {
+                return None;
+            }
+            let pos = st.s1 * d - k as f64;
+            out.detached = true;
+            self.after_contact();
+            return Some(pos);
+        }
+        let v = st.v(end);
+        out.dv += st.v_at - v;
+        st.v_at = v;
+        st.k += 1;
+        None
     }
 }
 

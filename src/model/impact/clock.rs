@@ -25,7 +25,7 @@ impl Impact {
 
     /// Samples a second (the step is a sample over the substeps).
     #[inline]
-    pub(super) fn sample_rate(&self) -> f64 {
+    pub fn sample_rate(&self) -> f64 {
         self.fs
     }
 
@@ -71,5 +71,27 @@ impl Impact {
             self.clock_t = start(self.n) + theta * len;
         }
         self.clock_x = x1;
+    }
+}
+
+impl Impact {
+    /// This contact stepped once every `d` samples (before its first sample, on one
+    /// step a sample of the method, with no load): its sample becomes `d` samples, its
+    /// start `start` samples into the first of them, its guard the same time. The
+    /// caller plays each sample from the steps ([`crate::model::Bouncer`] interpolates
+    /// the velocity between them). Anything else is left as it is, and `d` = 1.
+    pub fn strided(mut self, d: u32) -> (Self, u32) {
+        let one = self.substeps == 1 && !self.damped && !self.closed_form;
+        if d < 2 || !one || self.n > 0 || self.load.g > 0.0 {
+            return (self, 1);
+        }
+        let df = d as f64;
+        self.h_sample *= df;
+        self.fs /= df;
+        self.h = self.h_sample;
+        self.h_m = self.h / self.an.contact.mass;
+        self.start /= df;
+        self.max_samples = self.max_samples.div_ceil(d as u64);
+        (self, d)
     }
 }

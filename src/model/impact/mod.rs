@@ -27,8 +27,9 @@ mod substep;
 mod vex_tests;
 
 pub use steps::{
-    ACCURATE_MAX, DAMPED_OVER, DAMPING_STEP, MAX_SUBSTEPS, OMEGA_ACCURATE, OMEGA_PULSE, OMEGA_STEP,
-    plan_within, substeps_at, substeps_for, substeps_within,
+    ACCURATE_MAX, DAMPED_OVER, DAMPING_STEP, MAX_STRIDE, MAX_SUBSTEPS, OMEGA_ACCURATE, OMEGA_PULSE,
+    OMEGA_STEP, STRIDE_RATE, need_within, plan_within, stride_within, substeps_at, substeps_for,
+    substeps_within,
 };
 
 /// A contact that has gone numerically wild (a non-finite state, or a speed this many
@@ -316,6 +317,13 @@ impl Impact {
     /// next impact of Table III. Only for reproducing that table.
     pub fn paper_handover(&self) -> f64 {
         self.v_pred
+    }
+
+    /// The mass's acceleration at the current state, m/s² (`f/m`, the load's part
+    /// included): the slope a strided contact's velocity curve meets its steps with.
+    #[inline]
+    pub fn acceleration(&self) -> f64 {
+        self.f / self.an.contact.mass
     }
 
     /// Force of the mass on the wall (the excitation of the resonating body):

@@ -58,12 +58,7 @@ pub fn substeps_within(
     h: f64,
     omega_accurate: f64,
 ) -> Option<u32> {
-    let x_pow = c.x_pow_alpha(x_deep);
-    let omega2 = c.k * c.alpha * (x_pow / x_deep) * (1.0 + c.mu * v_in) / c.mass;
-    let lambda = c.k * x_pow * c.mu / c.mass;
-    let h_omega = h * omega2.sqrt();
-    let stable = (h_omega / OMEGA_STEP).max(h * lambda / DAMPING_STEP);
-    let need = stable.max((h_omega / omega_accurate).min(ACCURATE_MAX as f64));
+    let need = need_within(c, v_in, x_deep, h, omega_accurate);
     if need <= 1.0 {
         Some(1)
     } else if need <= MAX_SUBSTEPS as f64 {
@@ -71,6 +66,18 @@ pub fn substeps_within(
     } else {
         None
     }
+}
+
+/// The steps a sample [`substeps_within`] rounds up: what stability and accuracy ask,
+/// as a real number (at most 1 is one step a sample). Linear in `h` below
+/// [`ACCURATE_MAX`], so `1 / need` is how many samples one step could span.
+pub fn need_within(c: &Contact, v_in: f64, x_deep: f64, h: f64, omega_accurate: f64) -> f64 {
+    let x_pow = c.x_pow_alpha(x_deep);
+    let omega2 = c.k * c.alpha * (x_pow / x_deep) * (1.0 + c.mu * v_in) / c.mass;
+    let lambda = c.k * x_pow * c.mu / c.mass;
+    let h_omega = h * omega2.sqrt();
+    let stable = (h_omega / OMEGA_STEP).max(h * lambda / DAMPING_STEP);
+    stable.max((h_omega / omega_accurate).min(ACCURATE_MAX as f64))
 }
 
 /// Above this many steps a sample asked by the damping alone (`h λ / DAMPING_STEP`), a
@@ -104,4 +111,30 @@ pub fn plan_within(
         return Some((need.ceil().max(1.0) as u32, true));
     }
     substeps_within(c, v_in, x_deep, h, omega_accurate).map(|n| (n, false))
+}
+
+/// The lowest rate a strided contact is stepped at ([`Impact::strided`]): one step
+/// spans at most `fs / STRIDE_RATE` samples, so a contact costs at 96 or 192 kHz what
+/// it costs at 44.1–48 kHz, where every sample is a step.
+pub const STRIDE_RATE: f64 = 44_100.0;
+/// Most samples one step spans, whatever the rate.
+pub const MAX_STRIDE: u32 = 8;
+
+/// How many samples one step of a contact at sample step `h` may span, at most
+/// `most`: the steps stay within what [`need_within`] asks at `omega_accurate`.
+pub fn stride_within(
+    c: &Contact,
+    v_in: f64,
+    x_deep: f64,
+    h: f64,
+    omega_accurate: f64,
+    most: u32,
+) -> u32 {
+    let need = need_within(c, v_in, x_deep, h, omega_accurate);
+    if need > 0.0 && need <= 1.0 {
+        // `need` ≤ 1 is the linear part: `d` samples a step ask `d · need`.
+        (1.0 / need).min(most as f64).max(1.0) as u32
+    } else {
+        1
+    }
 }
