@@ -76,6 +76,20 @@ impl Voice {
             self.body
                 .drive_pickups(&drive[r..n], &mut body[r..n], &mut body_side[r..n]);
         }
+        let dry = (&own_dry[..n], &tail_dry[..n]);
+        let bodies = (&body[..n], &body_side[..n]);
+        if self.mix_steady(
+            &mix[..n],
+            dry,
+            bodies,
+            (&mut sums.mid[..n], &mut sums.side[..n]),
+        ) == n
+        {
+            for (s, f) in sums.force[..n].iter_mut().zip(&force) {
+                *s += f;
+            }
+            return None;
+        }
         for j in 0..n {
             let (y, s, _, _) =
                 self.mix_sample(mix[j], own_dry[j], tail_dry[j], body[j], body_side[j]);

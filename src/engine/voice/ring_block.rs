@@ -4,6 +4,9 @@
 use super::{FULL_SCALE, RING_BLOCK, Voice, decay_declick};
 use crate::engine::level::ceiling::CEILING;
 
+/// No samples: the dry paths of a voice that only rings, and a de-click that is over.
+const QUIET: [f64; RING_BLOCK] = [0.0; RING_BLOCK];
+
 impl Voice {
     /// True when the voice only rings: no contact, flight or tail to come, nothing
     /// waiting for the contact's end. [`ring_into`](Self::ring_into) then plays it a
@@ -39,7 +42,12 @@ impl Voice {
             let (b, bs) = (&mut body[..n], &mut body_side[..n]);
             self.body.ring_pickups(self.held_drive, b, bs);
             let (m, s) = (&mut mid[at..at + n], &mut side[at..at + n]);
-            let done = self.mix_steady(&mix[at..at + n], b, bs, m, s);
+            let done = self.mix_steady(
+                &mix[at..at + n],
+                (&QUIET[..n], &QUIET[..n]),
+                (b, bs),
+                (m, s),
+            );
             for j in done..n {
                 let (y, s, _, _) = self.mix_sample(mix[at + j], 0.0, 0.0, body[j], body_side[j]);
                 let Some((y, s)) = self.ceiling_and_guard(y, s) else {
@@ -56,19 +64,19 @@ impl Voice {
         None
     }
 
-    /// [`mix_sample`](Self::mix_sample) and the ceiling for a ringing voice in the
-    /// common case, the ceiling open with nothing near it: the same arithmetic, a block
-    /// at a time. Returns how many samples it played: all of them, or none (the voice
+    /// [`mix_sample`](Self::mix_sample) and the ceiling in the common case, the
+    /// ceiling open with nothing near it: the same arithmetic, a block at a time, on the
+    /// voice's own and its tail's dry samples (zeros for a voice that only rings) and
+    /// its body's. Returns how many samples it played: all of them, or none (the voice
     /// untouched) when one needs the ceiling or the guard, or when a steal's fade ends
     /// inside the block.
     #[inline(always)]
     pub(super) fn mix_steady(
         &mut self,
         mix: &[f64],
-        body: &[f64],
-        body_side: &[f64],
-        mid: &mut [f64],
-        side: &mut [f64],
+        (own_dry, tail_dry): (&[f64], &[f64]),
+        (body, body_side): (&[f64], &[f64]),
+        (mid, side): (&mut [f64], &mut [f64]),
     ) -> usize {
         let n = mix.len();
         if self.ceiling.gain() != 1.0 || n == 0 {
@@ -89,7 +97,6 @@ impl Voice {
         }
         // The de-click's decay, the other state carried from sample to sample (nearly
         // always over: then zeros, not written for each block).
-        const QUIET: [f64; RING_BLOCK] = [0.0; RING_BLOCK];
         let decaying;
         let mut d = self.declick;
         let declick = if d != 0.0 {
@@ -108,8 +115,8 @@ impl Voice {
         let mut s = [0.0; RING_BLOCK];
         let mut fits = true;
         for j in 0..n {
-            // As `mix_sample` with no dry path (own and tail dry 0).
-            let dry = 0.0 + FULL_SCALE * 0.0;
+            // As `mix_sample`.
+            let dry = own_dry[j] + FULL_SCALE * tail_dry[j];
             y[j] = ((1.0 - mix[j]) * dry + mix[j] * (FULL_SCALE * body[j]) + declick[j]) * fade[j];
             s[j] = -pan * y[j] + mix[j] * FULL_SCALE * body_side[j] * fade[j] * edge;
             // Under the ceiling and a number: the ceiling's gain stays 1 (`Ceiling::next`).
@@ -124,7 +131,7 @@ impl Voice {
         }
         self.declick = d;
         self.fade = f;
-        self.last_dry = (1.0 - mix[n - 1]) * 0.0;
+        self.last_dry = (1.0 - mix[n - 1]) * own_dry[n - 1];
         self.last_out = y[n - 1];
         n
     }
