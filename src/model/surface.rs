@@ -176,17 +176,19 @@ impl Surface {
     }
 
     /// Where the ball's lowest point rests with its lowest point over grid index `c`:
-    /// the window's heights less the circle's lift, their largest (four running
-    /// maxima, so the comparisons do not wait on each other).
+    /// the window's heights less the circle's lift, their largest. Twelve running
+    /// maxima, three vectors' worth, so the comparisons wait on each other four deep,
+    /// not twelve (a maximum is exact: any order gives the same value).
     #[inline(always)]
     fn envelope(&self, c: u64) -> f64 {
+        const LANES: usize = 12;
         let start = ((c - REACH as u64) as usize) & (HELD - 1);
         let window = &self.ring[start..start + WINDOW];
-        let mut top = [f64::NEG_INFINITY; 4];
-        let (heads, tail) = window.split_at(WINDOW - WINDOW % 4);
-        let (lifts, lift_tail) = self.lift.split_at(WINDOW - WINDOW % 4);
-        for (h, l) in heads.chunks_exact(4).zip(lifts.chunks_exact(4)) {
-            for k in 0..4 {
+        let mut top = [f64::NEG_INFINITY; LANES];
+        let (heads, tail) = window.split_at(WINDOW - WINDOW % LANES);
+        let (lifts, lift_tail) = self.lift.split_at(WINDOW - WINDOW % LANES);
+        for (h, l) in heads.chunks_exact(LANES).zip(lifts.chunks_exact(LANES)) {
+            for k in 0..LANES {
                 let x = h[k] - l[k];
                 top[k] = if x > top[k] { x } else { top[k] };
             }
@@ -195,9 +197,13 @@ impl Surface {
             let x = h - l;
             top[0] = if x > top[0] { x } else { top[0] };
         }
-        let a = if top[0] > top[1] { top[0] } else { top[1] };
-        let b = if top[2] > top[3] { top[2] } else { top[3] };
-        if a > b { a } else { b }
+        let mut half = [0.0; LANES / 2];
+        for k in 0..LANES / 2 {
+            let (a, b) = (top[k], top[k + LANES / 2]);
+            half[k] = if a > b { a } else { b };
+        }
+        half.into_iter()
+            .fold(f64::NEG_INFINITY, |m, x| if x > m { x } else { m })
     }
 
     /// The held grid index of path point `j` (the path's first point has [`REACH`]

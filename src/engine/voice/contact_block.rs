@@ -1,25 +1,45 @@
-//! A voice at a rigid wall, a chunk at a time: its contact's samples first (the wall
-//! train's and any interrupted contact's, with their gains), then its body driven by
-//! the whole chunk with the bank's state in registers, then the mix and the ceiling.
+//! A voice at a rigid wall or on a rolling or scraping surface, a chunk at a time: its
+//! contact's samples first (the wall train's or the surface's, and any interrupted
+//! contact's, with their gains), then its body driven by the whole chunk with the
+//! bank's state in registers, then the mix and the ceiling.
 //! Each sample's arithmetic is the sample loop's, in the same order: only samples of
 //! independent chains are taken apart.
 
 use super::{ChunkSums, FULL_SCALE, RING_BLOCK, Voice};
 use crate::engine::level::law::GainSource;
 use crate::engine::params::EngineParams;
+use crate::model::BounceSample;
 
 impl Voice {
     /// True when [`contact_into`](Self::contact_into) plays the voice's chunk: nothing
-    /// but a rigid wall's train (or nothing) and an interrupted contact drives its body,
+    /// but a rigid wall's train or a surface's contact (or nothing) and an interrupted
+    /// contact drives its body,
     /// the hand is not waiting for the contact's end, and the voice is not fading.
     pub fn contact_blocks(&self) -> bool {
         self.active
             && self.fade_step == 0.0
             && self.two_way.as_ref().is_none_or(|t| t.is_done())
             && self.crumple.is_none()
-            && self.rolling.is_none()
             && self.pending_damp.is_none()
             && !self.probing
+    }
+
+    /// One sample of the voice's contact: the surface's first, as `tick_raw` asks (a
+    /// rolling voice has no wall train).
+    #[inline(always)]
+    fn chunk_contact_sample(&mut self, p: &EngineParams) -> (BounceSample, f64) {
+        if self.rolling.is_some() {
+            self.roll_sample_here(p)
+        } else {
+            self.wall_sample::<true>(p)
+        }
+        .unwrap_or_default()
+    }
+
+    /// True while the voice rolls or scrapes: it has no bouncer, so the contact trace
+    /// records nothing of it, and the traced voice may be played a stage at a time too.
+    pub fn on_surface(&self) -> bool {
+        self.rolling.is_some()
     }
 
     /// Plays `mix.len()` samples (at most a ring block) of a voice that
@@ -47,7 +67,7 @@ impl Voice {
                 self.body_stale = false;
                 retune_at = Some(j);
             }
-            let (s, u) = self.wall_sample::<true>(p).unwrap_or_default();
+            let (s, u) = self.chunk_contact_sample(p);
             if s.onset {
                 self.onset_gains(p, mix[j], levels);
             }

@@ -4,7 +4,7 @@
 use super::*;
 use crate::engine::level::Levels;
 use crate::engine::voice::VoiceSample;
-use crate::engine::{Controls, Coupling};
+use crate::engine::{Controls, Coupling, Gesture};
 use crate::model::{Correction, Method};
 
 const CHUNK: usize = 32;
@@ -84,8 +84,8 @@ fn by_chunks(
     (out, blocks)
 }
 
-#[test]
-fn a_chunk_a_stage_at_a_time_plays_its_samples() {
+/// Rigid, soft, bouncing, long at 192 kHz, two-way, rolling and scraping patches.
+fn cases() -> [(EngineParams, f64); 8] {
     let soft = EngineParams {
         controls: Controls::Expert,
         k: 1e4,
@@ -102,7 +102,7 @@ fn a_chunk_a_stage_at_a_time_plays_its_samples() {
         hardness_ms: 10.0,
         ..Default::default()
     };
-    let cases = [
+    [
         (EngineParams::default(), 48_000.0),
         (soft, 48_000.0),
         (bouncing, 48_000.0),
@@ -115,7 +115,27 @@ fn a_chunk_a_stage_at_a_time_plays_its_samples() {
             },
             48_000.0,
         ),
-    ];
+        (
+            EngineParams {
+                gesture: Gesture::Roll,
+                ..Default::default()
+            },
+            48_000.0,
+        ),
+        (
+            EngineParams {
+                gesture: Gesture::Scrape,
+                humanize: 1.0,
+                ..Default::default()
+            },
+            96_000.0,
+        ),
+    ]
+}
+
+#[test]
+fn a_chunk_a_stage_at_a_time_plays_its_samples() {
+    let cases = cases();
     for (i, (p, fs)) in cases.iter().enumerate() {
         let (p, fs) = (*p, *fs);
         let mut levels = Levels::on_demand(fs);
@@ -135,6 +155,10 @@ fn a_chunk_a_stage_at_a_time_plays_its_samples() {
             ..p
         };
         v.update_body(&q);
+        // A scrape's key comes up: its probe stops and lifts within the comparison.
+        if p.gesture == Gesture::Scrape {
+            v.release_gesture();
+        }
         let n = (0.5 * fs) as usize;
         let a = one_by_one(v, &q, 0.7, &mut levels, n);
         let (b, blocks) = by_chunks(v, &q, 0.7, &mut levels, n);

@@ -146,7 +146,7 @@ impl Voice {
     }
 
     #[inline(always)]
-    fn roll_sample_here(&mut self, raw: &EngineParams) -> Option<(BounceSample, f64)> {
+    pub(super) fn roll_sample_here(&mut self, raw: &EngineParams) -> Option<(BounceSample, f64)> {
         let factor = self.expression.speed_factor(raw);
         let pressure = self.expression.pressure();
         let r = self.rolling.as_mut()?;

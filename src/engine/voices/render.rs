@@ -157,7 +157,9 @@ impl Engine {
                     self.guard_events += u64::from(guard);
                     sums.end(j, i);
                 }
-            } else if self.voices[i].contact_blocks() && self.tracer.slot != Some(i) {
+            } else if self.voices[i].contact_blocks()
+                && (self.tracer.slot != Some(i) || self.voices[i].on_surface())
+            {
                 self.contact_voice(i, &mix[..n], &mut sums);
             } else {
                 self.tick_voice(i, &mix[..n], &mut sums);
