@@ -209,3 +209,60 @@ fn a_moved_note_reads_gains_near_its_own_calibration() {
         "{sum} against {plain_sum} uncorrected"
     );
 }
+
+/// A roll struck the moment its patch changes finds the previous patch's gains (the
+/// worker has made none of its own yet). While the key is held it asks again each
+/// control period and glides to its own once they are made: from then on it plays as
+/// the offline render does (the same contact, so the same level within 0.1 dB), where
+/// it kept the stale gains, several dB off, before it asked again.
+#[test]
+fn a_held_roll_struck_before_its_gains_settles_on_them() {
+    use rebound::engine::Gesture;
+    let fs = 48_000.0;
+    let p = EngineParams {
+        body: BodyType::Bell,
+        hardness_ms: 5.0,
+        ..Default::default()
+    };
+    let (mut e, _worker) = engine(&p, fs, true);
+    wait_ready(&mut e);
+    let q = EngineParams {
+        gesture: Gesture::Roll,
+        ..Default::default()
+    };
+    e.set_params(&q);
+    e.note_on(60, 1.0, 0, None);
+    let asking = |e: &Engine| e.voices().any(|v| v.regaining());
+    assert!(asking(&e), "the roll found its own gains made already");
+    let n = (1.5 * fs) as usize;
+    let (mut l, mut r) = (vec![0f32; n], vec![0f32; n]);
+    // Blocks of one control period, the worker given time between them, until the
+    // note has its gains: then the rest at once.
+    let mut at = 0;
+    while asking(&e) && at < n / 2 {
+        e.render(&mut l[at..at + 32], &mut r[at..at + 32]);
+        at += 32;
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(!asking(&e), "still asking after {at} samples");
+    e.render(&mut l[at..], &mut r[at..]);
+    let (mut offline, _) = engine(&q, fs, false);
+    offline.prepare_levels([60]);
+    offline.note_on(60, 1.0, 0, None);
+    let (mut ol, mut or) = (vec![0f32; n], vec![0f32; n]);
+    offline.render(&mut ol, &mut or);
+    let db = |a: &[f32], b: &[f32]| {
+        let e = |x: &[f32]| x.iter().map(|s| (*s as f64).powi(2)).sum::<f64>();
+        10.0 * (e(a) / e(b)).log10()
+    };
+    let early = db(&l[..480], &ol[..480]);
+    let late = db(&l[n - n / 3..], &ol[n - n / 3..]);
+    assert!(
+        early.abs() > 1.0,
+        "the stale gains were the roll's own: {early:.2} dB"
+    );
+    assert!(
+        late.abs() < 0.1,
+        "settled {late:.3} dB off the offline roll ({early:.2} dB before)"
+    );
+}

@@ -141,16 +141,19 @@ fn the_gesture_ends_after_the_note_off() {
     );
 }
 
-/// A held roll is calibrated as a strike is: at full velocity its level stays within
-/// a few dB of the default patch's across the surface and the ball (uncalibrated, these
-/// spread over tens of dB), and its peak under full scale.
+/// A held roll is calibrated by its RMS over the calibration's second (or, where that
+/// would put its peak over a strike's, by its peak): at full velocity its first second
+/// is within 0.5 dB of the default patch's across the surface and the ball (none of
+/// these is held; uncalibrated, they spread over tens of dB; by peaks, over several),
+/// and its peak over the whole hold under full scale (a roll may change its regime
+/// after the second: 0.3 µm of roughness goes from rolling to hopping at 0.9 s).
 #[test]
 fn the_roll_level_is_calibrated_across_the_surface() {
     let level = |p: &EngineParams| {
         let y = held(p, 1.0, HOLD);
         let peak = y.iter().fold(0.0f32, |m, s| m.max(s.abs()));
         assert!(peak < 1.0, "{p:?}: {peak}");
-        20.0 * rms(&y).log10()
+        20.0 * rms(&y[..FS as usize]).log10()
     };
     let d = on(Gesture::Roll);
     let base = level(&d);
@@ -178,6 +181,6 @@ fn the_roll_level_is_calibrated_across_the_surface() {
         EngineParams { mass: 0.0005, ..d },
     ] {
         let l = level(&p);
-        assert!((l - base).abs() < 8.0, "{l} dB against {base}: {p:?}");
+        assert!((l - base).abs() < 0.5, "{l} dB against {base}: {p:?}");
     }
 }

@@ -11,7 +11,7 @@ macro_rules! files {
 }
 
 /// Every factory preset file: its name in `presets/` and its text.
-pub const FACTORY_FILES: [(&str, &str); 24] = files![
+pub const FACTORY_FILES: [(&str, &str); 28] = files![
     "bare-contact-click.json",
     "bell-strike.json",
     "bouncing-bell.json",
@@ -27,6 +27,7 @@ pub const FACTORY_FILES: [(&str, &str); 24] = files![
     "loose-nut-on-a-thin-plate.json",
     "mallet-on-a-wood-bar.json",
     "marble-on-glass.json",
+    "marble-rolling-on-a-wooden-table.json",
     "paper-crushed-in-the-hand.json",
     "pebble-dropped-on-a-wood-floor.json",
     "ping-pong-ball-on-a-table.json",
@@ -35,7 +36,10 @@ pub const FACTORY_FILES: [(&str, &str); 24] = files![
     "rice-on-a-drumhead.json",
     "soft-mallet-on-a-metal-bar.json",
     "spoon-dropped-on-a-tile.json",
+    "spoon-scraped-across-a-plate.json",
     "steel-ball-on-a-plate.json",
+    "steel-ball-rolling-in-a-metal-tray.json",
+    "stick-dragged-along-a-plank.json",
 ];
 
 /// The factory presets, in category order (Bounce, Mallet, Drop, Tap, Texture, then

@@ -15,7 +15,8 @@
 //! default patch): a key whose ring is louder than middle C's is cut to it
 //! ([`keyboard_cut`]), from the K-weighted energy of the ring each calibration reads.
 
-use crate::engine::level::true_peak::TruePeak;
+pub use super::peaks::Peaks;
+pub use super::weighting::{a_weight, k_weight};
 use crate::engine::params::EngineParams;
 use crate::model::body::BodyType;
 
@@ -26,6 +27,19 @@ pub trait GainSource {
     /// The gains of a strike on `key` of a note playing `own` (the patch `p` moved by
     /// its expression and humanize jitter) at the smoothed `mix`.
     fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains;
+
+    /// The same, and whether they are made for the patch now: not while a worker has
+    /// still to make them (they are then an earlier patch's, or interpolated from the
+    /// keys it has made). A source that makes them before it answers is always fresh.
+    fn fresh_gains(
+        &mut self,
+        key: u8,
+        own: &EngineParams,
+        p: &EngineParams,
+        mix: f64,
+    ) -> (Gains, bool) {
+        (self.gains(key, own, p, mix), true)
+    }
 }
 
 /// Peak of a full-velocity strike, dBFS.
@@ -74,44 +88,8 @@ pub const MAX_LIFT_DB: f64 = 1.2;
 /// the target as it goes.
 pub const MAX_CUT_DB: f64 = 1.5;
 
-/// A-weighting gain (linear amplitude) at `f` Hz, IEC 61672-1 `R_A(f)` with its
-/// +2.00 dB, so 1 at 1 kHz.
-pub fn a_weight(f: f64) -> f64 {
-    let f2 = f * f;
-    let (c1, c2, c3, c4) = (20.598_997f64, 107.652_65f64, 737.862_23f64, 12_194.217f64);
-    let r = c4 * c4 * f2 * f2
-        / ((f2 + c1 * c1) * ((f2 + c2 * c2) * (f2 + c3 * c3)).sqrt() * (f2 + c4 * c4));
-    r * 10f64.powf(2.0 / 20.0)
-}
-
 /// The key whose loudness the rest of the keyboard is brought down to (middle C).
 pub const REFERENCE_KEY: u8 = 60;
-
-/// K-weighting (ITU-R BS.1770-4, §2.1: its pre-filter and RLB high-pass) as a linear
-/// gain at `f` Hz: the standard's two biquads at 48 kHz evaluated on the unit circle
-/// (above 24 kHz, their value there). The loudness of a strike's ring is read with it.
-pub fn k_weight(f: f64) -> f64 {
-    const SHELF: ([f64; 3], [f64; 2]) = (
-        [
-            1.535_124_859_586_97,
-            -2.691_696_189_406_38,
-            1.198_392_810_852_85,
-        ],
-        [-1.690_659_293_182_41, 0.732_480_774_215_85],
-    );
-    const RLB: ([f64; 3], [f64; 2]) = (
-        [1.0, -2.0, 1.0],
-        [-1.990_047_454_833_98, 0.990_072_250_366_21],
-    );
-    let w = 2.0 * std::f64::consts::PI * f.clamp(0.0, 24_000.0) / 48_000.0;
-    let mag = |(b, a): ([f64; 3], [f64; 2])| {
-        let (c1, s1, c2, s2) = (w.cos(), w.sin(), (2.0 * w).cos(), (2.0 * w).sin());
-        let num = (b[0] + b[1] * c1 + b[2] * c2).hypot(b[1] * s1 + b[2] * s2);
-        let den = (1.0 + a[0] * c1 + a[1] * c2).hypot(a[0] * s1 + a[1] * s2);
-        num / den
-    };
-    mag(SHELF) * mag(RLB)
-}
 
 /// The gain that brings a key whose ring has the K-weighted energy `e` down to the
 /// reference key's `reference` (both at their calibrated gains): a key louder than
@@ -163,7 +141,30 @@ pub fn ring_samples(f1: f64, fs: f64) -> usize {
 
 /// The gain that brings a full-velocity `peak` to [`TARGET_PEAK`].
 pub fn gain_for(peak: f64) -> f64 {
-    let g = TARGET_PEAK / peak;
+    gain_to(TARGET_PEAK, peak)
+}
+
+/// A roll's or scrape's level is its RMS over the calibration's run, not its peak: a
+/// ball hopping over a surface is a chaotic train, whose loudest landing the smallest
+/// change of the ball or the surface moves by several dB, where its RMS over a second
+/// holds (`docs/gestures.md`). The RMS it is brought to, dBFS (a roll's crest factor is
+/// typically 13-18 dB)…
+pub const SURFACE_RMS_DB: f64 = -28.0;
+/// …as an amplitude…
+pub const SURFACE_RMS: f64 = 0.039_810_717_055_349_73;
+/// …unless the run's peak would then be over a strike's ([`TARGET_PEAK`]): a sparser
+/// train is held by its peak instead, leaving a note's own landings the same room.
+pub const SURFACE_MAX_PEAK: f64 = TARGET_PEAK;
+
+/// The gain that brings a held surface gesture of RMS `rms` and peak `peak` to
+/// [`SURFACE_RMS`], or its peak to [`SURFACE_MAX_PEAK`] if that is less.
+pub fn surface_gain_for(rms: f64, peak: f64) -> f64 {
+    gain_to(SURFACE_RMS, rms).min(gain_to(SURFACE_MAX_PEAK, peak))
+}
+
+/// `target / level` within (0, [`MAX_GAIN`]], 1 where it is not a positive number.
+fn gain_to(target: f64, level: f64) -> f64 {
+    let g = target / level;
     if g.is_finite() && g > 0.0 {
         g.min(MAX_GAIN)
     } else {
@@ -189,41 +190,6 @@ impl Gains {
             dry: self.dry * g,
             body: self.body * g,
         }
-    }
-}
-
-/// The peaks of a calibration run, between the samples too (see `true_peak`): the
-/// output (up to where the run left the body ringing alone), its dry path and its body.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Peaks {
-    pub out: TruePeak,
-    pub dry: TruePeak,
-    pub body: TruePeak,
-    /// The body's peak where the output is its ring alone: read where no dry sample
-    /// is in reach of the reading.
-    pub ring: TruePeak,
-    /// Samples from the start to the last whose peak reading can hold a dry sample
-    /// (0: none can).
-    pub dry_end: usize,
-    /// The A-weighted energy of the output's ring from the end of the run over
-    /// [`LOUDNESS_WINDOW`].
-    pub loudness: f64,
-    /// The same, K-weighted ([`k_weight`]).
-    pub k_loudness: f64,
-}
-
-impl Peaks {
-    /// The body's peak over the whole run (the ring's readings are the body's too; the
-    /// run's last stretch may have been read into the ring alone).
-    pub fn body_peak(&self) -> f64 {
-        self.body.peak().max(self.ring.peak())
-    }
-
-    /// One sample of the strike: its output, dry path and body.
-    pub fn add(&mut self, out: f64, dry: f64, body: f64) {
-        self.out.push(out);
-        self.dry.push(dry);
-        self.body.push(body);
     }
 }
 

@@ -10,9 +10,11 @@
 
 pub mod ceiling;
 pub mod law;
+mod peaks;
 pub mod slots;
 pub mod table;
 pub(super) mod true_peak;
+mod weighting;
 mod worker;
 
 use crate::engine::params::EngineParams;
@@ -124,6 +126,16 @@ impl Levels {
 
 impl GainSource for Levels {
     fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains {
+        self.fresh_gains(key, own, p, mix).0
+    }
+
+    fn fresh_gains(
+        &mut self,
+        key: u8,
+        own: &EngineParams,
+        p: &EngineParams,
+        mix: f64,
+    ) -> (Gains, bool) {
         let at = sounding_key(p, own, key);
         let dev = if own == p {
             Deviation::default()
@@ -131,16 +143,16 @@ impl GainSource for Levels {
             Deviation::of(p, own)
         };
         let target = crate::engine::level::law::mix_of(p, p.mix);
-        match &mut self.source {
+        let (gains, fresh) = match &mut self.source {
             Source::OnDemand { table, scratch } => {
                 for &k in needed(at, &dev).slots() {
                     table.ensure(k, scratch);
                 }
-                table.gains(at, &dev, mix, target)
+                (table.gains(at, &dev, mix, target), true)
             }
             Source::Worker(link) => {
-                let read = link.read_needed(at, &dev);
-                Lookup {
+                let (read, fresh) = link.read_needed(at, &dev);
+                let gains = Lookup {
                     params: &self.params,
                     entry: |k: usize| match read.iter().find(|r| r.0 == k) {
                         Some(r) => r.1,
@@ -148,9 +160,10 @@ impl GainSource for Levels {
                     },
                     keys: link.slots.made_keys(),
                 }
-                .gains(at, &dev, mix, target)
+                .gains(at, &dev, mix, target);
+                (gains, fresh)
             }
-        }
-        .unwrap_or(Gains::UNIT)
+        };
+        (gains.unwrap_or(Gains::UNIT), fresh && gains.is_some())
     }
 }

@@ -150,7 +150,8 @@ impl WorkerLink {
     /// played again costs a load a word). The first note after a patch
     /// change meets these cache lines cold, or last written on the other core, so each
     /// touch counts (it read every slot twice and set each wanted bit on its own).
-    pub(super) fn read_needed(&self, key: f64, dev: &Deviation) -> Read {
+    /// With them, whether each was made for the patch now.
+    pub(super) fn read_needed(&self, key: f64, dev: &Deviation) -> (Read, bool) {
         let mut read: Read = [(usize::MAX, None); NEEDED];
         let (mut bits, mut all) = ([0u64; WORDS], [0u64; WORDS]);
         for (r, &k) in read.iter_mut().zip(needed(key, dev).slots()) {
@@ -166,7 +167,7 @@ impl WorkerLink {
         if self.sets.wanted.want_all(&bits) {
             self.wake.rouse(&self.worker);
         }
-        read
+        (read, bits == [0; WORDS])
     }
 }
 

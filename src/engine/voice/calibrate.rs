@@ -26,6 +26,9 @@ impl Voice {
     pub fn entry_of(&mut self, p: &EngineParams, key: u8) -> Entry {
         self.calibrations += 1;
         law::count_calibration();
+        if p.gesture.on_surface() {
+            return self.surface_entry(p, key);
+        }
         let (entry, e) = self.uncut_entry(p, key);
         if key == law::REFERENCE_KEY {
             return entry;
@@ -72,6 +75,34 @@ impl Voice {
             glide: apart.scaled(c),
         };
         (entry, e_k * c * c)
+    }
+
+    /// A held roll's or scrape's entry: its dry path and body each brought to
+    /// [`law::SURFACE_RMS`] over the run (or their peaks to [`law::SURFACE_MAX_PEAK`]),
+    /// then their mix. Neither the Playable loudness step nor the keyboard's cut, which
+    /// read the body's ring after the run (one state of a chaotic train: they would put
+    /// its chaos back), and the RMS is already close to a loudness.
+    fn surface_entry(&mut self, q: &EngineParams, key: u8) -> Entry {
+        self.expression = Expression::default();
+        self.jitter = Jitter::NONE;
+        let mix = law::mix_of(q, q.mix);
+        let (apart, probe) = self.probe(q, key, mix, law::Gains::UNIT, None);
+        self.norm = probe.norm;
+        self.unit = probe.unit;
+        let [_, dry, body] = apart.rms();
+        let g = law::Gains {
+            dry: law::surface_gain_for(dry, apart.dry.peak()),
+            body: law::surface_gain_for(body, apart.body_peak()),
+        };
+        let mut together = 1.0;
+        if mix > 0.0 && mix < 1.0 {
+            let (run, _) = self.probe(q, key, mix, g, Some(apart.samples));
+            together = law::surface_gain_for(run.rms()[0], run.out.peak());
+        }
+        Entry {
+            strike: g.scaled(together),
+            glide: g,
+        }
     }
 
     /// The gains that bring the dry path and the body of a full-velocity strike of `q`

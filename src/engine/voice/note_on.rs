@@ -77,9 +77,13 @@ impl Voice {
         levels: &mut dyn GainSource,
     ) {
         let own = self.own(p, &self.jitter);
-        let gain = levels.gains(key, level_of(&own, p), p, mix);
+        let (gain, fresh) = levels.fresh_gains(key, level_of(&own, p), p, mix);
         self.start(p, key, velocity, now);
         self.gain = gain;
+        if let Some(r) = self.rolling.as_mut() {
+            r.regain = (!fresh).then_some(gain);
+            r.asking = !fresh;
+        }
     }
 
     /// This voice's strike set-up, for the next strike on any voice.

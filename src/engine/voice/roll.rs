@@ -6,6 +6,7 @@
 
 use super::Voice;
 use super::norm::{EXCITATION_LIMIT, Norm};
+use crate::engine::level::law::{GainSource, Gains};
 use crate::engine::params::{EngineParams, Gesture};
 use crate::model::surface::{Surface, grid_for};
 use crate::model::{BounceSample, roll::Rolling};
@@ -27,6 +28,9 @@ const SPEED_GLIDE: f64 = 0.01;
 const ROLL_LEVEL: f64 = 0.25;
 /// Below this speed, m/s, a released ball has stopped.
 const AT_REST: f64 = 1e-4;
+/// A held note whose gains were not yet its patch's moves toward them at most this
+/// far a control period, in the log (0.25 dB: a few milliseconds for a few dB).
+const REGAIN_STEP: f64 = 0.25 * std::f64::consts::LN_10 / 20.0;
 
 /// A voice's rolling or scraping contact.
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +50,10 @@ pub(super) struct RollVoice {
     scale: f64,
     /// Per-sample glide coefficients: held, a roll slowing, a probe lifting.
     glide: [f64; 3],
+    /// Gains the note glides to while they are not its patch's yet (`Voice::regain`),
+    /// and whether it still asks for them.
+    pub(super) regain: Option<Gains>,
+    pub(super) asking: bool,
 }
 
 impl RollVoice {
@@ -88,6 +96,8 @@ impl RollVoice {
             weight,
             scale: if scale.is_finite() { scale } else { 0.0 },
             glide: [SPEED_GLIDE, ROLL_STOP, LIFT_TIME].map(|tau| 1.0 - (-1.0 / (tau * fs)).exp()),
+            regain: None,
+            asking: false,
         })
     }
 
@@ -166,9 +176,60 @@ impl Voice {
         }
     }
 
+    /// A held roll or scrape found gains not made for its patch yet (a level worker
+    /// still making them: a preset just loaded, a knob just moved). Once a control
+    /// period it asks again until they are, and glides to what it gets, so a note
+    /// played the moment a patch changes settles on its level within milliseconds and
+    /// without a step (a strike, over by then, keeps what it found). Where gains are
+    /// made before the note (offline) they are always fresh, and this does nothing.
+    pub fn regain(&mut self, raw: &EngineParams, mix: f64, levels: &mut dyn GainSource) {
+        let Some((to, asking)) = self
+            .rolling
+            .as_ref()
+            .and_then(|r| Some((r.regain?, r.asking)))
+        else {
+            return;
+        };
+        let (to, fresh) = if asking {
+            let own = self.own_now(raw, self.epoch);
+            levels.fresh_gains(self.key, own.as_ref().unwrap_or(raw), raw, mix)
+        } else {
+            (to, true)
+        };
+        let gain = Gains {
+            dry: toward(self.gain.dry, to.dry),
+            body: toward(self.gain.body, to.body),
+        };
+        self.gain = gain;
+        if let Some(r) = self.rolling.as_mut() {
+            r.asking = !fresh;
+            r.regain = (r.asking || gain != to).then_some(to);
+        }
+    }
+
+    /// True while a held roll or scrape asks for its patch's gains or glides to them.
+    pub fn regaining(&self) -> bool {
+        self.rolling.as_ref().is_some_and(|r| r.regain.is_some())
+    }
+
     /// A rolling or scraping gesture's energy balance so far, `(drift, scale)` in J
     /// (`None` without one): its integrator's error, as a strike's drift reports it.
     pub fn surface_balance(&self) -> Option<(f64, f64)> {
         self.rolling.as_ref().map(RollVoice::balance)
     }
 }
+
+/// `from` moved toward `to` by at most [`REGAIN_STEP`] in the log; `to` itself when
+/// that is nearer, or when either is not a positive number.
+fn toward(from: f64, to: f64) -> f64 {
+    let step = (to / from).ln();
+    if !(from > 0.0 && to > 0.0 && step.is_finite()) || step.abs() <= REGAIN_STEP {
+        to
+    } else {
+        from * REGAIN_STEP.copysign(step).exp()
+    }
+}
+
+#[cfg(test)]
+#[path = "regain_tests.rs"]
+mod regain_tests;

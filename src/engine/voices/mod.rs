@@ -165,8 +165,7 @@ impl Engine {
         self.levels.use_worker(link);
     }
 
-    /// Makes the level calibration on demand again (see
-    /// [`use_level_worker`](Self::use_level_worker)).
+    /// Makes the level calibration on demand again (see [`Self::use_level_worker`]).
     pub fn use_levels_on_demand(&mut self) {
         self.levels.use_on_demand();
     }
@@ -343,7 +342,7 @@ impl Engine {
         w
     }
 
-    /// Control rate: body smoothing and retuning, end of silent voices.
+    /// Control rate: body smoothing and retuning, a held roll's gains, silent voices' end.
     fn control_tick(&mut self) {
         let p = self.params;
         let targets = body_targets(&p);
@@ -367,6 +366,7 @@ impl Engine {
                 continue;
             }
             v.update_body(&bp);
+            v.regain(&p, self.mix.value, &mut self.levels);
             if v.is_silent() {
                 v.kill();
                 self.report(i);
