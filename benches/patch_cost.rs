@@ -88,8 +88,9 @@ fn render(e: &mut Engine, notes: &[(u8, f32)], check: bool) -> bool {
 
 fn describe(p: &EngineParams) -> String {
     format!(
-        "{:?} {:?} {:?} {:?} {:?}, mass {:.3e} kg, body mass {:.3e} kg, k {:.2e}, \
+        "{:?} {:?} {:?} {:?} {:?} {:?}, mass {:.3e} kg, body mass {:.3e} kg, k {:.2e}, \
          hardness {:.3} ms, bouncing {} g-in-contact {}, body {:.0} Hz",
+        p.gesture,
         p.coupling,
         p.controls,
         p.method,

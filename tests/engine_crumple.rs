@@ -150,3 +150,58 @@ fn strike_is_unchanged() {
     };
     assert_eq!(held(&p, 0.7), held(&moved, 0.7));
 }
+
+/// Events struck and left out by a note held for a second on `p`.
+fn events_held(p: &EngineParams) -> (u32, u32) {
+    use rebound::engine::Engine;
+    let mut e = Engine::new(FS);
+    e.set_params(p);
+    e.set_sample_rate(FS);
+    e.prepare_levels([60]);
+    e.note_on(60, 1.0, 0, None);
+    let n = FS as usize;
+    e.render(&mut vec![0.0; n], &mut vec![0.0; n]);
+    let v = e
+        .voices()
+        .find(|v| v.crumple_events() > 0)
+        .expect("a crumpling voice");
+    (v.crumple_events(), v.crumple_skipped())
+}
+
+/// A train pays for its contacts from a budget of work a second: the default Crumple
+/// and the factory crumple presets are well inside it and lose no event (so they play
+/// as they did before it), where hundreds of events a second on the implicit two-way
+/// contact (which took most of a core a voice) lose most of theirs.
+#[test]
+fn a_crumple_train_is_held_to_its_work_budget() {
+    use rebound::engine::Coupling;
+    use rebound::model::Method;
+    use rebound::model::body::BodyType;
+    let mut cheap = vec![crumple(1.0)];
+    for p in rebound::preset::factory() {
+        if p.params.gesture == Gesture::Crumple {
+            cheap.push(p.params);
+        }
+    }
+    assert!(cheap.len() >= 3, "the crumple presets");
+    for p in &cheap {
+        let (struck, skipped) = events_held(p);
+        assert!(
+            struck > 10 && skipped == 0,
+            "{struck} struck, {skipped} left out: {p:?}"
+        );
+    }
+    let dear = EngineParams {
+        coupling: Coupling::TwoWay,
+        method: Method::Am1,
+        body: BodyType::Membrane,
+        body_mass: 0.015,
+        mass: 3.5e-4,
+        hardness_ms: 2.5,
+        crumple_rate: 460.0,
+        ..crumple(1.0)
+    };
+    let (struck, skipped) = events_held(&dear);
+    assert!(skipped > struck, "{struck} struck, {skipped} left out");
+    assert!(struck >= 5, "the train still plays: {struck}");
+}

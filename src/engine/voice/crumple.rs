@@ -4,11 +4,26 @@
 //! `model::crumple`'s law. The note's own strike is the train's first event and its
 //! hardest: every later one is at most as fast, so the level the note's calibration
 //! made is the train's ceiling.
+//!
+//! Its contacts are paid from a budget of work a second ([`CRUMPLE_WORK`]): an event
+//! that comes due while the train is in debt is left out. A strike's contact is brief
+//! against its note; a train of hundreds of events a second on a dear contact (the
+//! implicit methods, two-way on a light body, long or stiff contacts) is in contact
+//! all the time, and one such voice took most of a core. Counted in steps, not in time,
+//! so a render plays the same events on any machine.
 
 use super::Voice;
 use super::settings::gesture_seed;
 use crate::engine::params::{EngineParams, Gesture};
 use crate::model::crumple::CrumpleLaw;
+
+/// Work a crumpling voice's contacts may take a second, on average, in units of about a
+/// Verlet contact step (`model::Impact::work`, the two-way `step_cost`): 48 000, about
+/// 2.5 ms of a core, one a sample at 48 kHz. The default Crumple (40 events a second
+/// on a 0.6 ms contact) spends a fifth of it; a train that outspends it loses events
+/// until it is back in credit, up to [`CRUMPLE_CREDIT`] saved while it spends less.
+pub const CRUMPLE_WORK: f64 = 48_000.0;
+pub const CRUMPLE_CREDIT: f64 = 20_000.0;
 
 /// A held note's crumpling train.
 #[derive(Clone, Copy, Debug)]
@@ -21,6 +36,12 @@ pub(super) struct Crumpling {
     /// Samples since the note's strike, and the instant of the next event in them.
     elapsed: u64,
     next_at: f64,
+    /// Work units in hand, what a sample adds, what the latest event's contacts spent
+    /// that is already paid, and the events left out for want of it.
+    credit: f64,
+    earn: f64,
+    paid: u64,
+    skipped: u32,
 }
 
 impl Crumpling {
@@ -42,6 +63,10 @@ impl Crumpling {
             struck: 1,
             elapsed: 0,
             next_at: law.event(1).interval * fs,
+            credit: CRUMPLE_CREDIT,
+            earn: CRUMPLE_WORK / fs,
+            paid: 0,
+            skipped: 0,
         })
     }
 
@@ -49,6 +74,7 @@ impl Crumpling {
     #[inline(always)]
     fn tick(&mut self, fs: f64) -> Option<f64> {
         self.elapsed += 1;
+        self.credit = (self.credit + self.earn).min(CRUMPLE_CREDIT);
         if (self.elapsed as f64) < self.next_at {
             return None;
         }
@@ -60,9 +86,24 @@ impl Crumpling {
         Some(self.v_top * e.speed)
     }
 
+    /// Pays what the latest event's contacts have spent by now (`spent`, their work
+    /// since that event), and whether an event may be struck: the train is in credit.
+    /// One that may not is left out, and counted.
+    fn afford(&mut self, spent: u64) -> bool {
+        self.credit -= spent.saturating_sub(self.paid) as f64;
+        self.paid = spent;
+        let ok = self.credit > 0.0;
+        if ok {
+            self.paid = 0;
+        } else {
+            self.skipped += 1;
+        }
+        ok
+    }
+
     /// Events struck so far (the note's own strike is the first).
     pub(super) fn struck(&self) -> u32 {
-        self.struck
+        self.struck - self.skipped
     }
 }
 
@@ -70,11 +111,19 @@ impl Voice {
     /// The crumpling train's sample: strikes its next event where one starts here.
     #[inline(always)]
     pub(super) fn crumple_sample(&mut self, raw: &EngineParams) {
-        if let Some(c) = self.crumple.as_mut()
-            && let Some(v) = c.tick(self.fs)
-        {
-            self.crumple_event(raw, v);
+        if let Some(v) = self.crumple.as_mut().and_then(|c| c.tick(self.fs)) {
+            let spent = self.contact_work();
+            if self.crumple.as_mut().is_some_and(|c| c.afford(spent)) {
+                self.crumple_event(raw, v);
+            }
         }
+    }
+
+    /// The work the voice's strike in progress has taken (its train's contacts, rigid
+    /// or two-way), in units of about a Verlet contact step.
+    fn contact_work(&self) -> u64 {
+        let rigid = self.bouncer.as_ref().map_or(0, |b| b.contact_work());
+        rigid + self.two_way.as_ref().map_or(0, |t| t.work())
     }
 
     /// One event of the train: the voice re-struck at speed `v` (out of line: an event
@@ -99,5 +148,10 @@ impl Voice {
     /// (0 for a note that does not crumple or has been released).
     pub fn crumple_events(&self) -> u32 {
         self.crumple.map_or(0, |c| c.struck())
+    }
+
+    /// Events of this note's train left out for want of work ([`CRUMPLE_WORK`]).
+    pub fn crumple_skipped(&self) -> u32 {
+        self.crumple.map_or(0, |c| c.skipped)
     }
 }

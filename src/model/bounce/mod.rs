@@ -171,6 +171,8 @@ pub struct Bouncer {
     /// units), and whether the train was ended on a budget.
     work: u64,
     cut: bool,
+    /// The steps of the contacts ended, without their exits (`contact_work`).
+    stepped: u64,
     /// Its rigid contacts may be strided (see `stride`), and where the one in progress is.
     strided: bool,
     stride: Stride,
@@ -228,6 +230,7 @@ impl Bouncer {
             slice: EXIT_SLICE,
             wait: EXIT_SLICE * WAIT_FACTOR,
             work: 0,
+            stepped: 0,
             cut: false,
             strided,
             stride,
@@ -309,6 +312,19 @@ impl Bouncer {
         self.work
     }
 
+    /// The work of the train so far, the contact in progress's steps included: what a
+    /// crumpling voice's budget counts. A single impact solves no exit, so its
+    /// [`EXIT_WORK`] is left out of it.
+    pub fn contact_work(&self) -> u64 {
+        let now = matches!(self.phase, Phase::Contact).then(|| self.impact.work());
+        let done = if self.train.gravity.is_some() {
+            self.work
+        } else {
+            self.stepped
+        };
+        done + now.unwrap_or(0)
+    }
+
     /// Ends the train (`rest`: with the mass on the wall).
     fn finish(&mut self, rest: bool) {
         self.phase = Phase::Done;
@@ -321,6 +337,7 @@ impl Bouncer {
     /// flight is known in closed form.
     fn after_contact(&mut self) {
         self.work += self.impact.work() + EXIT_WORK;
+        self.stepped += self.impact.work();
         self.cut = self.impact.spent();
         if self.impact.rested() || self.last {
             self.finish(true);

@@ -166,6 +166,14 @@ impl TwoWay {
         })
     }
 
+    /// What the strike has spent so far, in [`budget::step_cost`] units, with a
+    /// bouncing train's exit solves at the rigid train's rate (`bounce::EXIT_WORK`
+    /// an impact).
+    pub(super) fn work(&self) -> u64 {
+        let exits = self.train.gravity.map_or(0, |_| u64::from(self.impacts));
+        self.work + exits * crate::model::bounce::EXIT_WORK
+    }
+
     /// The coupled system's energy `H` (striker, contact, modes), J: a sum over the
     /// modes, so asked only where the trace keeps a point.
     pub(super) fn energy(&self) -> f64 {
