@@ -25,20 +25,21 @@ use crate::model::body::BodyType;
 /// so the voice names this trait rather than the tables.
 pub trait GainSource {
     /// The gains of a strike on `key` of a note playing `own` (the patch `p` moved by
-    /// its expression and humanize jitter) at the smoothed `mix`.
-    fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains;
-
-    /// The same, and whether they are made for the patch now: not while a worker has
-    /// still to make them (they are then an earlier patch's, or interpolated from the
-    /// keys it has made). A source that makes them before it answers is always fresh.
+    /// its expression and humanize jitter) at the smoothed `mix`, and whether they are
+    /// made for the patch now: not while a worker has still to make them (they are then
+    /// an earlier patch's, or interpolated from the keys it has made). A source that
+    /// makes them before it answers is always fresh.
     fn fresh_gains(
         &mut self,
         key: u8,
         own: &EngineParams,
         p: &EngineParams,
         mix: f64,
-    ) -> (Gains, bool) {
-        (self.gains(key, own, p, mix), true)
+    ) -> (Gains, bool);
+
+    /// The gains alone (a strike keeps what it finds).
+    fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains {
+        self.fresh_gains(key, own, p, mix).0
     }
 }
 

@@ -125,10 +125,6 @@ impl Levels {
 }
 
 impl GainSource for Levels {
-    fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains {
-        self.fresh_gains(key, own, p, mix).0
-    }
-
     fn fresh_gains(
         &mut self,
         key: u8,

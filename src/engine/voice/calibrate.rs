@@ -52,9 +52,7 @@ impl Voice {
     /// [`entry_of`](Self::entry_of) before the keyboard's cut, and the K-weighted
     /// energy of its ring at its gains.
     fn uncut_entry(&mut self, p: &EngineParams, key: u8) -> (Entry, f64) {
-        self.expression = Expression::default();
-        self.jitter = Jitter::NONE;
-        let mix = law::mix_of(p, p.mix);
+        let mix = self.calibration_mix(p);
         let (apart, together, e, e_k) = self.peak_gains(p, key, mix);
         let mut c = 1.0;
         if p.controls == Controls::Playable {
@@ -77,18 +75,33 @@ impl Voice {
         (entry, e_k * c * c)
     }
 
+    /// Clears what a note left on this scratch voice (its expression, its jitter), and
+    /// the mix an entry of `p` is made at.
+    fn calibration_mix(&mut self, p: &EngineParams) -> f64 {
+        self.expression = Expression::default();
+        self.jitter = Jitter::NONE;
+        law::mix_of(p, p.mix)
+    }
+
+    /// The peaks of a full-velocity note of `q` at unit gains ([`probe`](Self::probe)).
+    /// A strike that follows on this voice latches the contact the probe latched: its
+    /// normalisation (a root search for the peak force) and eq (9)'s unit time come
+    /// from the probe, not computed again (`latch` still checks they match).
+    fn first_probe(&mut self, q: &EngineParams, key: u8, mix: f64) -> law::Peaks {
+        let (apart, probe) = self.probe(q, key, mix, law::Gains::UNIT, None);
+        self.norm = probe.norm;
+        self.unit = probe.unit;
+        apart
+    }
+
     /// A held roll's or scrape's entry: its dry path and body each brought to
     /// [`law::SURFACE_RMS`] over the run (or their peaks to [`law::SURFACE_MAX_PEAK`]),
     /// then their mix. Neither the Playable loudness step nor the keyboard's cut, which
     /// read the body's ring after the run (one state of a chaotic train: they would put
     /// its chaos back), and the RMS is already close to a loudness.
     fn surface_entry(&mut self, q: &EngineParams, key: u8) -> Entry {
-        self.expression = Expression::default();
-        self.jitter = Jitter::NONE;
-        let mix = law::mix_of(q, q.mix);
-        let (apart, probe) = self.probe(q, key, mix, law::Gains::UNIT, None);
-        self.norm = probe.norm;
-        self.unit = probe.unit;
+        let mix = self.calibration_mix(q);
+        let apart = self.first_probe(q, key, mix);
         let [_, dry, body] = apart.rms();
         let g = law::Gains {
             dry: law::surface_gain_for(dry, apart.dry.peak()),
@@ -109,12 +122,7 @@ impl Voice {
     /// to [`law::TARGET_PEAK`] each; the factor that then brings their mix there; and
     /// the strike's loudness at both, A- and K-weighted.
     fn peak_gains(&mut self, q: &EngineParams, key: u8, mix: f64) -> (law::Gains, f64, f64, f64) {
-        let (apart, probe) = self.probe(q, key, mix, law::Gains::UNIT, None);
-        // A strike that follows on this voice latches the contact the probe latched:
-        // its normalisation (a root search for the peak force) and eq (9)'s unit time
-        // come from the probe, not computed again (`latch` still checks they match).
-        self.norm = probe.norm;
-        self.unit = probe.unit;
+        let apart = self.first_probe(q, key, mix);
         let g = law::Gains {
             dry: law::gain_for(apart.dry.peak()),
             body: law::gain_for(apart.body_peak()),

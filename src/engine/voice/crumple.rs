@@ -31,8 +31,8 @@ pub(super) struct Crumpling {
     law: CrumpleLaw,
     /// The note's strike speed, the top of the events'.
     v_top: f64,
-    /// Events struck so far, the note's own included.
-    struck: u32,
+    /// Events drawn from the law so far, struck or left out, the note's own included.
+    drawn: u32,
     /// Samples since the note's strike, and the instant of the next event in them.
     elapsed: u64,
     next_at: f64,
@@ -60,7 +60,7 @@ impl Crumpling {
         Some(Self {
             law,
             v_top,
-            struck: 1,
+            drawn: 1,
             elapsed: 0,
             next_at: law.event(1).interval * fs,
             credit: CRUMPLE_CREDIT,
@@ -78,10 +78,10 @@ impl Crumpling {
         if (self.elapsed as f64) < self.next_at {
             return None;
         }
-        let e = self.law.event(self.struck);
-        self.struck += 1;
+        let e = self.law.event(self.drawn);
+        self.drawn += 1;
         // At least a sample apart: two events never share one.
-        let next = self.law.event(self.struck).interval * fs;
+        let next = self.law.event(self.drawn).interval * fs;
         self.next_at = self.elapsed as f64 + next.max(1.0);
         Some(self.v_top * e.speed)
     }
@@ -103,7 +103,7 @@ impl Crumpling {
 
     /// Events struck so far (the note's own strike is the first).
     pub(super) fn struck(&self) -> u32 {
-        self.struck - self.skipped
+        self.drawn - self.skipped
     }
 }
 

@@ -80,9 +80,10 @@ impl Voice {
         let (gain, fresh) = levels.fresh_gains(key, level_of(&own, p), p, mix);
         self.start(p, key, velocity, now);
         self.gain = gain;
-        if let Some(r) = self.rolling.as_mut() {
-            r.regain = (!fresh).then_some(gain);
-            r.asking = !fresh;
+        if let Some(r) = self.rolling.as_mut()
+            && !fresh
+        {
+            r.regain = super::roll::Regain::Asking;
         }
     }
 

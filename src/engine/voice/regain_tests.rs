@@ -16,10 +16,6 @@ struct Settling {
 }
 
 impl GainSource for Settling {
-    fn gains(&mut self, key: u8, own: &EngineParams, p: &EngineParams, mix: f64) -> Gains {
-        self.fresh_gains(key, own, p, mix).0
-    }
-
     fn fresh_gains(&mut self, _: u8, _: &EngineParams, _: &EngineParams, _: f64) -> (Gains, bool) {
         self.asks += 1;
         if self.asks > self.stale {

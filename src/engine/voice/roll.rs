@@ -50,10 +50,17 @@ pub(super) struct RollVoice {
     scale: f64,
     /// Per-sample glide coefficients: held, a roll slowing, a probe lifting.
     glide: [f64; 3],
-    /// Gains the note glides to while they are not its patch's yet (`Voice::regain`),
-    /// and whether it still asks for them.
-    pub(super) regain: Option<Gains>,
-    pub(super) asking: bool,
+    /// Whether the note's gains are its patch's yet (`Voice::regain`).
+    pub(super) regain: Regain,
+}
+
+/// Where a held note's gains are: its patch's, still asked for (a worker making them),
+/// or being glided to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Regain {
+    Settled,
+    Asking,
+    Gliding(Gains),
 }
 
 impl RollVoice {
@@ -96,8 +103,7 @@ impl RollVoice {
             weight,
             scale: if scale.is_finite() { scale } else { 0.0 },
             glide: [SPEED_GLIDE, ROLL_STOP, LIFT_TIME].map(|tau| 1.0 - (-1.0 / (tau * fs)).exp()),
-            regain: None,
-            asking: false,
+            regain: Regain::Settled,
         })
     }
 
@@ -183,18 +189,13 @@ impl Voice {
     /// without a step (a strike, over by then, keeps what it found). Where gains are
     /// made before the note (offline) they are always fresh, and this does nothing.
     pub fn regain(&mut self, raw: &EngineParams, mix: f64, levels: &mut dyn GainSource) {
-        let Some((to, asking)) = self
-            .rolling
-            .as_ref()
-            .and_then(|r| Some((r.regain?, r.asking)))
-        else {
-            return;
-        };
-        let (to, fresh) = if asking {
-            let own = self.own_now(raw, self.epoch);
-            levels.fresh_gains(self.key, own.as_ref().unwrap_or(raw), raw, mix)
-        } else {
-            (to, true)
+        let (to, fresh) = match self.rolling.as_ref().map(|r| r.regain) {
+            Some(Regain::Asking) => {
+                let own = self.own_now(raw, self.epoch);
+                levels.fresh_gains(self.key, own.as_ref().unwrap_or(raw), raw, mix)
+            }
+            Some(Regain::Gliding(to)) => (to, true),
+            Some(Regain::Settled) | None => return,
         };
         let gain = Gains {
             dry: toward(self.gain.dry, to.dry),
@@ -202,14 +203,19 @@ impl Voice {
         };
         self.gain = gain;
         if let Some(r) = self.rolling.as_mut() {
-            r.asking = !fresh;
-            r.regain = (r.asking || gain != to).then_some(to);
+            r.regain = match (fresh, gain == to) {
+                (false, _) => Regain::Asking,
+                (true, false) => Regain::Gliding(to),
+                (true, true) => Regain::Settled,
+            };
         }
     }
 
     /// True while a held roll or scrape asks for its patch's gains or glides to them.
     pub fn regaining(&self) -> bool {
-        self.rolling.as_ref().is_some_and(|r| r.regain.is_some())
+        self.rolling
+            .as_ref()
+            .is_some_and(|r| r.regain != Regain::Settled)
     }
 
     /// A rolling or scraping gesture's energy balance so far, `(drift, scale)` in J
