@@ -36,9 +36,11 @@ pub struct Rolling {
     /// Height and vertical velocity of the mass's lowest point.
     pub y: f64,
     pub w: f64,
-    /// The contact force at the state (0 in flight), and `δ^α` there.
+    /// The contact force at the state (0 in flight), `δ^α` there, and the
+    /// acceleration `(F − L)/m` (kept, so a step's chain starts without a division).
     f: f64,
     d_pow: f64,
+    acc: f64,
     /// The energy at the start, and what the damping took and the surface put in.
     e0: f64,
     dissipated: f64,
@@ -70,6 +72,8 @@ impl Rolling {
             w: 0.0,
             f: load,
             d_pow: if delta > 0.0 { pow.pow(delta) } else { 0.0 },
+            // At rest: the force is the load's.
+            acc: 0.0,
             e0: 0.0,
             dissipated: 0.0,
             work: 0.0,
@@ -98,6 +102,7 @@ impl Rolling {
         let load = if load.is_finite() { load.max(0.0) } else { 0.0 };
         self.work += (load - self.load) * self.y;
         self.load = load;
+        self.acc = (self.f - load) / self.contact.mass;
     }
 
     /// One sample with the surface going from `s0` to `s1` under the mass: returns the
@@ -168,7 +173,7 @@ impl Rolling {
         let (m, k) = (self.contact.mass, self.contact.k);
         let (f0, dd0) = (self.f, sdot - self.w);
         let spring0 = k * self.d_pow;
-        let a0 = (f0 - self.load) / m;
+        let a0 = self.acc;
         self.y += dt * self.w + 0.5 * dt * dt * a0;
         let w_pred = self.w + dt * a0;
         let d1 = s + sdot * dt - self.y;
@@ -176,8 +181,10 @@ impl Rolling {
         let spring1 = k * self.d_pow;
         // Eq (1), never pulling.
         let f1 = (spring1 * (1.0 + self.contact.mu * (sdot - w_pred))).max(0.0);
-        self.w += 0.5 * dt * (a0 + (f1 - self.load) / m);
+        let a1 = (f1 - self.load) / m;
+        self.w += 0.5 * dt * (a0 + a1);
         self.f = f1;
+        self.acc = a1;
         let dd1 = sdot - self.w;
         // The balance's integrals by the trapezoid rule over the step.
         let (p0, p1) = ((f0 - spring0) * dd0, (f1 - spring1) * dd1);

@@ -37,10 +37,23 @@ pub const MAX_PER_SAMPLE: f64 = 2.0;
 const LOWEST_CORNER: f64 = 10.0;
 /// Grid points each side of the ball's lowest point that its circle is compared with.
 pub const REACH: usize = 24;
-/// Points held: the window the envelope reads and more, a power of two (an index is
-/// masked, not divided).
-const HELD: usize = 64;
-const _: () = assert!(HELD >= 2 * REACH + 2 && HELD.is_power_of_two());
+/// Envelopes made at once, for the path points from the first one asked for on. The
+/// path only goes forward, a grid point or two a sample, so a batch lasts a dozen
+/// samples or more; made together, the batch's maxima are independent chains a
+/// vector instruction takes four at a time (a maximum is exact: the same values as
+/// one at a time).
+const BATCH: usize = 32;
+/// Grid points made together.
+const MADE: usize = 8;
+/// Envelopes of a batch made together.
+const RUN: usize = 16;
+/// Points held: a batch's windows and more, a power of two (an index is masked, not
+/// divided).
+const HELD: usize = 128;
+const _: () = assert!(HELD >= BATCH + 2 * REACH + MADE + 2 && HELD.is_power_of_two());
+/// The batch's first point before there is one: far from any path point, so that
+/// `j − from` is out of the batch for every `j` below 2^62.
+const NO_BATCH: u64 = 1 << 63;
 /// Points the envelope compares: the centre and [`REACH`] each side.
 const WINDOW: usize = 2 * REACH + 1;
 
@@ -59,9 +72,9 @@ pub struct Surface {
     /// The last [`HELD`] heights, by grid index modulo `HELD`, each written twice (at
     /// `i` and `i + HELD`): any window of them is one run of memory.
     ring: [f64; 2 * HELD],
-    /// The last envelope read: its path point and value (a sample reads two points,
-    /// and the next sample mostly the same ones).
-    last: [(u64, f64); 2],
+    /// The envelopes of path points `from..from + BATCH` (none yet: [`NO_BATCH`]).
+    env: [f64; BATCH],
+    from: u64,
     /// `r − √(r² − u²)` at `u = (j − REACH)·dx`, `j = 0..=2 REACH`: how far the
     /// ball's circle is above its lowest point there.
     lift: [f64; WINDOW],
@@ -125,7 +138,8 @@ impl Surface {
             dx,
             made: 0,
             ring: [0.0; 2 * HELD],
-            last: [(u64::MAX, 0.0); 2],
+            env: [0.0; BATCH],
+            from: NO_BATCH,
             lift,
         };
         // Each process starts in its stationary state, so the profile has no run-in.
@@ -133,32 +147,36 @@ impl Surface {
             let sd = s.gain[i] / (3.0 * (1.0 - s.pole[i] * s.pole[i])).sqrt();
             s.state[i] = sd * 3f64.sqrt() * uniform(splitmix64(seed ^ (0xA5A5 + i as u64)));
         }
-        for _ in 0..HELD {
-            s.advance();
-        }
         s
     }
 
-    /// Makes the next grid point.
+    /// Makes the next [`MADE`] grid points. Each process steps point by point (the
+    /// processes side by side), and each point's height is its processes' sum in their
+    /// order, made for the points side by side: the same sums as point by point, with
+    /// no lane-by-lane additions across a vector.
     #[inline(always)]
     fn advance(&mut self) {
-        // Sixteen bits an innovation, four a draw (a process left out has gain 0).
-        let mut u = [0.0; OCTAVES];
-        for (q, chunk) in u.chunks_mut(4).enumerate() {
-            let bits = splitmix64(self.seed ^ (self.made << 2) ^ (4 * q as u64));
-            for (k, x) in chunk.iter_mut().enumerate() {
-                *x = ((bits >> (16 * k)) & 0xFFFF) as f64 / 32768.0 - 1.0;
+        let mut z = [[0.0; MADE]; OCTAVES];
+        for t in 0..MADE {
+            let u = innovations(self.seed, self.made + t as u64);
+            let steps = self.state.iter_mut().zip(self.pole).zip(self.gain).zip(u);
+            for ((((s, a), g), u), zi) in steps.zip(&mut z) {
+                *s = a * *s + g * u;
+                zi[t] = *s;
             }
         }
-        let mut h = 0.0;
-        for (((z, a), g), u) in self.state.iter_mut().zip(self.pole).zip(self.gain).zip(u) {
-            *z = a * *z + g * u;
-            h += *z;
+        let mut h = [0.0; MADE];
+        for zi in &z {
+            for (h, z) in h.iter_mut().zip(zi) {
+                *h += z;
+            }
         }
-        let i = (self.made as usize) & (HELD - 1);
-        self.ring[i] = h;
-        self.ring[i + HELD] = h;
-        self.made += 1;
+        for (t, h) in h.into_iter().enumerate() {
+            let i = (self.made as usize + t) & (HELD - 1);
+            self.ring[i] = h;
+            self.ring[i + HELD] = h;
+        }
+        self.made += MADE as u64;
     }
 
     /// The profile's RMS slope from one grid point to the next (each process's
@@ -175,59 +193,55 @@ impl Surface {
         self.ring[(j as usize) & (HELD - 1)]
     }
 
-    /// Where the ball's lowest point rests with its lowest point over grid index `c`:
-    /// the window's heights less the circle's lift, their largest. Twelve running
-    /// maxima, three vectors' worth, so the comparisons wait on each other four deep,
-    /// not twelve (a maximum is exact: any order gives the same value).
+    /// The envelopes of the [`BATCH`] path points from `j` on: where the ball's lowest
+    /// point rests with it over each, the window's heights less the circle's lift,
+    /// their largest. The heights are made up to the last window's far end; a point
+    /// already behind what is held reads from the oldest held (the path only goes
+    /// forward, so only a test asks).
     #[inline(always)]
-    fn envelope(&self, c: u64) -> f64 {
-        const LANES: usize = 12;
-        let start = ((c - REACH as u64) as usize) & (HELD - 1);
-        let window = &self.ring[start..start + WINDOW];
-        let mut top = [f64::NEG_INFINITY; LANES];
-        let (heads, tail) = window.split_at(WINDOW - WINDOW % LANES);
-        let (lifts, lift_tail) = self.lift.split_at(WINDOW - WINDOW % LANES);
-        for (h, l) in heads.chunks_exact(LANES).zip(lifts.chunks_exact(LANES)) {
-            for k in 0..LANES {
-                let x = h[k] - l[k];
-                top[k] = if x > top[k] { x } else { top[k] };
+    fn fill(&mut self, j: u64) {
+        let end = j + (BATCH + 2 * REACH) as u64;
+        while self.made < end {
+            self.advance();
+        }
+        let first = j.max(self.made.saturating_sub(HELD as u64));
+        let start = (first as usize) & (HELD - 1);
+        let heights = &self.ring[start..start + BATCH + WINDOW - 1];
+        // Sixteen envelopes at a time: as many running maxima as SSE2's registers
+        // hold (AVX2 takes them four to an instruction).
+        for (run, env) in self.env.chunks_exact_mut(RUN).enumerate() {
+            let mut top = [f64::NEG_INFINITY; RUN];
+            for (k, &lift) in self.lift.iter().enumerate() {
+                let at = run * RUN + k;
+                for (t, h) in top.iter_mut().zip(&heights[at..at + RUN]) {
+                    let x = h - lift;
+                    *t = if x > *t { x } else { *t };
+                }
             }
+            env.copy_from_slice(&top);
         }
-        for (h, l) in tail.iter().zip(lift_tail) {
-            let x = h - l;
-            top[0] = if x > top[0] { x } else { top[0] };
-        }
-        let mut half = [0.0; LANES / 2];
-        for k in 0..LANES / 2 {
-            let (a, b) = (top[k], top[k + LANES / 2]);
-            half[k] = if a > b { a } else { b };
-        }
-        half.into_iter()
-            .fold(f64::NEG_INFINITY, |m, x| if x > m { x } else { m })
+        self.from = j;
     }
 
-    /// The held grid index of path point `j` (the path's first point has [`REACH`]
-    /// made behind it), made up to the window's far end. The path only goes forward: a
-    /// point already behind the window reads the oldest it holds.
-    #[inline(always)]
+    /// The held grid index under path point `j` (the path's first point has [`REACH`]
+    /// made behind it), made up to the window's far end.
     fn centre(&mut self, j: u64) -> u64 {
         let c = j + REACH as u64;
         while self.made < c + REACH as u64 + 1 {
             self.advance();
         }
-        c.max(self.made - HELD as u64 + REACH as u64)
+        c.max((self.made + REACH as u64).saturating_sub(HELD as u64))
     }
 
     /// The envelope at path point `j`: where the ball's lowest point is.
     #[inline(always)]
     pub fn envelope_at(&mut self, j: u64) -> f64 {
-        if let Some(&(_, e)) = self.last.iter().find(|(at, _)| *at == j) {
-            return e;
+        let k = j.wrapping_sub(self.from);
+        if k < BATCH as u64 {
+            return self.env[k as usize];
         }
-        let c = self.centre(j);
-        let e = self.envelope(c);
-        self.last = [self.last[1], (j, e)];
-        e
+        self.fill(j);
+        self.env[0]
     }
 
     /// The envelope at path position `x` (m, never below 0), linear between the grid
@@ -235,9 +249,11 @@ impl Surface {
     #[inline(always)]
     pub fn under(&mut self, x: f64) -> f64 {
         let at = x / self.dx;
-        // The path only goes forward from 0: a cast floors it.
-        let j = at as u64;
+        // The path only goes forward from 0: a cast floors it (through i64: one
+        // instruction, the same value below 2^63).
+        let j = at as i64;
         let t = at - j as f64;
+        let j = j as u64;
         let (a, b) = (self.envelope_at(j), self.envelope_at(j + 1));
         a + t * (b - a)
     }
@@ -262,6 +278,25 @@ pub fn grid_for(speed: f64, fs: f64) -> f64 {
         0.0
     };
     DX * 2f64.powf(k)
+}
+
+/// The processes' innovations at grid point `at`: uniform in `[−1, 1)`, sixteen bits
+/// each, four to a draw (a process left out has gain 0).
+#[inline(always)]
+fn innovations(seed: u64, at: u64) -> [f64; OCTAVES] {
+    let mut u = [0.0; OCTAVES];
+    for (q, chunk) in u.chunks_mut(4).enumerate() {
+        let bits = splitmix64(seed ^ (at << 2) ^ (4 * q as u64));
+        let parts = [bits, bits >> 16, bits >> 32, bits >> 48];
+        for (x, b) in chunk.iter_mut().zip(parts) {
+            // `b / 2^15 − 1` for the 16 bits `b`, made in the vector unit: the bits under
+            // 2^52's exponent are `2^52 + b` exactly, and every step after is exact, so
+            // this is the division's value.
+            let v = f64::from_bits(0x4330_0000_0000_0000 | (b & 0xFFFF));
+            *x = (v - (4_503_599_627_370_496.0 + 32_768.0)) * (1.0 / 32_768.0);
+        }
+    }
+    u
 }
 
 /// A uniform number in `[−1, 1)` from the top 53 bits of `x`.
