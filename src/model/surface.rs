@@ -179,6 +179,14 @@ impl Surface {
         self.made += MADE as u64;
     }
 
+    /// Makes grid points until those below `end` are made.
+    #[inline(always)]
+    fn make_to(&mut self, end: u64) {
+        while self.made < end {
+            self.advance();
+        }
+    }
+
     /// The profile's RMS slope from one grid point to the next (each process's
     /// stationary `var(Δz) = 2 var(z)(1 − a)`): how steep the bumps a path meets are.
     pub fn slope_rms(&self) -> f64 {
@@ -200,10 +208,7 @@ impl Surface {
     /// forward, so only a test asks).
     #[inline(always)]
     fn fill(&mut self, j: u64) {
-        let end = j + (BATCH + 2 * REACH) as u64;
-        while self.made < end {
-            self.advance();
-        }
+        self.make_to(j + (BATCH + 2 * REACH) as u64);
         let first = j.max(self.made.saturating_sub(HELD as u64));
         let start = (first as usize) & (HELD - 1);
         let heights = &self.ring[start..start + BATCH + WINDOW - 1];
@@ -227,9 +232,7 @@ impl Surface {
     /// made behind it), made up to the window's far end.
     fn centre(&mut self, j: u64) -> u64 {
         let c = j + REACH as u64;
-        while self.made < c + REACH as u64 + 1 {
-            self.advance();
-        }
+        self.make_to(c + REACH as u64 + 1);
         c.max((self.made + REACH as u64).saturating_sub(HELD as u64))
     }
 
