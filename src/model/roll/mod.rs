@@ -21,11 +21,8 @@
 use super::alpha_pow::AlphaPow;
 use super::contact::Contact;
 
-/// Most steps a sample. A contact stiffer than this takes at `h ω` ≈ [`OMEGA_STEP`]
-/// × (what it would need / this): a bounded cost, a coarser pulse.
-pub const MAX_STEPS: u32 = 32;
-/// `h ω` a step aims at (velocity Verlet, eq 24, is stable below 2).
-const OMEGA_STEP: f64 = 0.3;
+mod plan;
+pub use plan::{Damping, MAX_STEPS, plan_for, static_compression, steps_for};
 
 /// The contact of a mass pressed onto a moving surface.
 #[derive(Clone, Copy, Debug)]
@@ -45,8 +42,9 @@ pub struct Rolling {
     e0: f64,
     dissipated: f64,
     work: f64,
-    /// Steps a sample, a step's length and the rate.
+    /// Steps a sample, how they take the damping, a step's length and the rate.
     steps: u32,
+    damping: Damping,
     dt: f64,
     fs: f64,
     /// `δ^α` from its tables (or the exact form where α has one).
@@ -64,7 +62,7 @@ impl Rolling {
         let load = if load.is_finite() { load.max(0.0) } else { 0.0 };
         let delta = static_compression(&contact, load);
         let pow = AlphaPow::new(contact.alpha);
-        let steps = steps_for(&contact, load, fs);
+        let (steps, damping) = plan_for(&contact, load, fs);
         let mut r = Self {
             contact,
             load,
@@ -78,6 +76,7 @@ impl Rolling {
             dissipated: 0.0,
             work: 0.0,
             steps,
+            damping,
             dt: 1.0 / (fs * steps as f64),
             fs,
             pow,
@@ -89,9 +88,14 @@ impl Rolling {
         r
     }
 
-    /// These steps made for a load up to `most` (a scrape pressed harder later).
+    /// These steps made for a load up to `most` (a scrape pressed harder later): the
+    /// more steps of the two plans, split if either is.
     pub fn stepped_for(mut self, most: f64) -> Self {
-        self.steps = self.steps.max(steps_for(&self.contact, most, self.fs));
+        let (steps, damping) = plan_for(&self.contact, most, self.fs);
+        self.steps = self.steps.max(steps);
+        if damping == Damping::Split {
+            self.damping = Damping::Split;
+        }
         self.dt = 1.0 / (self.fs * self.steps as f64);
         self
     }
@@ -163,13 +167,23 @@ impl Rolling {
         self.w -= g * t;
     }
 
-    /// Velocity Verlet on the mass in contact, the surface linear over the step.
-    /// `δ^α` is taken once a step: the end's is the next step's start.
+    /// One step of the mass in contact, the surface linear over it, by the contact's
+    /// [`Damping`].
     #[inline]
     fn contact_step(&mut self, s: f64, sdot: f64, dt: f64) {
         if dt <= 0.0 {
             return;
         }
+        match self.damping {
+            Damping::Explicit => self.verlet_step(s, sdot, dt),
+            Damping::Split => self.split_step(s, sdot, dt),
+        }
+    }
+
+    /// Velocity Verlet (eq 24) with the damping from the predicted velocity. `δ^α` is
+    /// taken once a step: the end's is the next step's start.
+    #[inline]
+    fn verlet_step(&mut self, s: f64, sdot: f64, dt: f64) {
         let (m, k) = (self.contact.mass, self.contact.k);
         let (f0, dd0) = (self.f, sdot - self.w);
         let spring0 = k * self.d_pow;
@@ -190,6 +204,61 @@ impl Rolling {
         let (p0, p1) = ((f0 - spring0) * dd0, (f1 - spring1) * dd1);
         self.dissipated += 0.5 * dt * (p0 + p1);
         self.work += 0.5 * dt * (f0 + f1) * sdot;
+    }
+
+    /// Half the damping, velocity Verlet (eq 24) on the spring and the load alone, the
+    /// other half of the damping ([`Damping::Split`]).
+    #[inline]
+    fn split_step(&mut self, s: f64, sdot: f64, dt: f64) {
+        let (m, k, load) = (self.contact.mass, self.contact.k, self.load);
+        self.damp(sdot, 0.5 * dt);
+        let spring0 = k * self.d_pow;
+        let a0 = (spring0 - load) / m;
+        self.y += dt * self.w + 0.5 * dt * dt * a0;
+        let d1 = s + sdot * dt - self.y;
+        self.d_pow = if d1 > 0.0 { self.pow.pow(d1) } else { 0.0 };
+        let spring1 = k * self.d_pow;
+        self.w += 0.5 * dt * (a0 + (spring1 - load) / m);
+        // The spring's power from the moving surface (the damping's is in `damp`).
+        self.work += 0.5 * dt * (spring0 + spring1) * sdot;
+        self.damp(sdot, 0.5 * dt);
+        // Eq (1) at the end, never pulling: the next step's start.
+        self.f = (spring1 * (1.0 + self.contact.mu * (sdot - self.w))).max(0.0);
+        self.acc = (self.f - load) / m;
+    }
+
+    /// The damping alone for `tau` with the spring held: `m u̇ = −k δ^α min(1, μ u)`
+    /// for the velocity `u = ẏ − ṡ` relative to the surface (eq 1's damping, bounded
+    /// where the force would pull), solved exactly. Over the bound the force is 0 and
+    /// `u` falls at `k δ^α / m`; under it `u` decays as `e^{−λ t}`, `λ = k δ^α μ / m`.
+    /// The position stays, so the energy moved is kinetic: the damping takes
+    /// `½ m (u₀² − u²)` and the surface puts in `m ṡ (u − u₀)`.
+    #[inline]
+    fn damp(&mut self, sdot: f64, tau: f64) {
+        let (m, mu) = (self.contact.mass, self.contact.mu);
+        let rate = self.contact.k * self.d_pow / m;
+        if !(rate > 0.0 && mu > 0.0) {
+            return;
+        }
+        let u0 = self.w - sdot;
+        let (mut u, mut t) = (u0, tau);
+        if mu * u > 1.0 {
+            // At the bound after `t_free`: the force is 0 until then.
+            let t_free = (u - 1.0 / mu) / rate;
+            if t_free >= t {
+                u -= rate * t;
+                t = 0.0;
+            } else {
+                u = 1.0 / mu;
+                t -= t_free;
+            }
+        }
+        if t > 0.0 {
+            u *= (-rate * mu * t).exp();
+        }
+        self.w = sdot + u;
+        self.dissipated += 0.5 * m * (u0 * u0 - u * u);
+        self.work += m * sdot * (u - u0);
     }
 
     /// `E` of the balance with the surface at `s`.
@@ -224,6 +293,10 @@ impl Rolling {
         self.steps
     }
 
+    pub fn damping(&self) -> Damping {
+        self.damping
+    }
+
     pub fn load(&self) -> f64 {
         self.load
     }
@@ -233,29 +306,6 @@ impl Rolling {
 #[inline]
 fn pos_pow(x: f64, p: f64) -> f64 {
     if x > 0.0 { x.powf(p) } else { 0.0 }
-}
-
-/// The compression at which the contact holds the load: `k δ^α = L`.
-pub fn static_compression(c: &Contact, load: f64) -> f64 {
-    if load > 0.0 && c.k > 0.0 {
-        (load / c.k).powf(1.0 / c.alpha)
-    } else {
-        0.0
-    }
-}
-
-/// Steps a sample so that `h ω ≤` [`OMEGA_STEP`] (and `h λ ≤ 0.5`) at four times the
-/// static compression (a landing presses deeper), at most [`MAX_STEPS`].
-pub fn steps_for(c: &Contact, load: f64, fs: f64) -> u32 {
-    let deep = 4.0 * static_compression(c, load).max(1e-9);
-    let omega = (c.k * c.alpha * deep.powf(c.alpha - 1.0) / c.mass).sqrt();
-    let lambda = c.k * deep.powf(c.alpha) * c.mu / c.mass;
-    let need = (omega / (fs * OMEGA_STEP)).max(lambda / (fs * 0.5));
-    if need.is_finite() {
-        need.ceil().clamp(1.0, MAX_STEPS as f64) as u32
-    } else {
-        MAX_STEPS
-    }
 }
 
 /// The least root of `a t² + b t + c` in `(0, t_max]` (`a ≥ 0`, `c < 0` or not).
@@ -281,5 +331,4 @@ fn first_root(a: f64, b: f64, c: f64, t_max: f64) -> Option<f64> {
 }
 
 #[cfg(test)]
-#[path = "roll_tests.rs"]
 mod tests;

@@ -1,0 +1,145 @@
+use super::*;
+use crate::model::surface::{DX, Surface};
+
+const FS: f64 = 48_000.0;
+
+fn ball() -> Contact {
+    // A 10 g ball, k 1e7, μ 0.5, α 1.5 (the default patch's expert contact).
+    Contact::new(1e7, 0.5, 1.5, 0.01)
+}
+
+/// Rolls `seconds` at `speed` over a surface of RMS height `rough`: the state, the
+/// surface under it at the end, and the mean force over the run.
+fn roll(speed: f64, rough: f64, seconds: f64) -> (Rolling, f64, f64) {
+    let (r, s, forces) = roll_with(ball(), None, speed, rough, seconds);
+    let n = forces.len() as f64;
+    (r, s, forces.iter().sum::<f64>() / n)
+}
+
+/// The same roll with any contact, and its plan forced if asked: the state, the
+/// surface at the end and the force of every sample.
+fn roll_with(
+    c: Contact,
+    plan: Option<(u32, Damping)>,
+    speed: f64,
+    rough: f64,
+    seconds: f64,
+) -> (Rolling, f64, Vec<f64>) {
+    let mut surf = Surface::new(rough, 1.5, 0.01, 11, DX);
+    let mut x = 0.0;
+    let s0 = surf.under(x);
+    let mut r = Rolling::new(c, c.mass * 9.81, s0, FS);
+    if let Some((steps, damping)) = plan {
+        (r.steps, r.damping, r.dt) = (steps, damping, 1.0 / (FS * steps as f64));
+    }
+    let mut s_prev = s0;
+    let forces = (0..(seconds * FS) as usize)
+        .map(|_| {
+            x += speed / FS;
+            let s1 = surf.under(x);
+            let f = r.sample(s_prev, s1);
+            s_prev = s1;
+            f
+        })
+        .collect();
+    (r, s_prev, forces)
+}
+
+/// The ball with the damping of a slow scrape (`μ` from its travel speed of a few
+/// mm/s), which an explicit damping would take ten steps a sample for.
+fn sticky() -> Contact {
+    Contact::new(1e7, 3000.0, 1.5, 0.01)
+}
+
+/// On a flat surface the ball rests at the static compression, the force is its
+/// weight, and nothing drifts.
+#[test]
+fn at_rest_it_holds_its_weight() {
+    let (r, s, f) = roll(0.5, 0.0, 0.2);
+    let load = 0.01 * 9.81;
+    assert!((f / load - 1.0).abs() < 1e-9, "{f}");
+    let d = s - r.y;
+    assert!((d / static_compression(&ball(), load) - 1.0).abs() < 1e-6);
+    assert!(r.drift(s).abs() < 1e-12, "{}", r.drift(s));
+}
+
+/// Over a rough surface the balance `E + D − W` holds to the method's error, which
+/// falls as the steps shorten, and the mean force is the weight (the ball neither
+/// sinks nor rises).
+#[test]
+fn the_energy_balance_holds_while_rolling() {
+    let (r, s, f) = roll(1.0, 5e-6, 0.5);
+    let rel = r.drift(s).abs() / r.energy_scale();
+    assert!(rel < 1e-3, "drift {rel:e} of {:e} J", r.energy_scale());
+    assert!(r.energy_scale() > 0.0 && r.work.abs() > 0.0);
+    assert!((f / (0.01 * 9.81) - 1.0).abs() < 0.05, "{f}");
+}
+
+/// Slowly it stays on the surface; fast over the same surface it flies off the bumps
+/// and lands again, each landing dated inside its sample.
+#[test]
+fn fast_over_bumps_it_flies_and_lands() {
+    let (slow, _, _) = roll(0.02, 5e-6, 0.5);
+    let (fast, _, _) = roll(2.0, 5e-6, 0.5);
+    assert_eq!(slow.landings, 0);
+    assert!(fast.landings > 10, "{}", fast.landings);
+    assert!(fast.last_landing.is_finite() && fast.last_landing.fract() != 0.0);
+}
+
+/// Bad values are safe: a load of NaN or a zero mass stays finite.
+#[test]
+fn steps_are_bounded() {
+    let stiff = Contact::new(1e12, 10.0, 1.0, 1e-4);
+    assert_eq!(steps_for(&stiff, 10.0, 22_050.0), MAX_STEPS);
+    assert_eq!(steps_for(&ball(), 0.01 * 9.81, 48_000.0), 1);
+    let r = Rolling::new(ball(), f64::NAN, 0.0, FS);
+    assert_eq!(r.load(), 0.0);
+}
+
+/// A damping far stiffer than the spring is split, at the spring's steps: one a sample
+/// for the sticky ball, where the explicit bound asks ten. The default ball
+/// keeps its explicit plan.
+#[test]
+fn a_stiff_damping_is_split_at_the_springs_steps() {
+    let load = 0.01 * 9.81;
+    assert_eq!(plan_for(&ball(), load, FS), (1, Damping::Explicit));
+    assert_eq!(steps_for(&sticky(), load, FS), 10);
+    assert_eq!(plan_for(&sticky(), load, FS), (1, Damping::Split));
+}
+
+/// Split at one step a sample, the sticky ball's force follows an explicit reference
+/// at 64 steps (`h λ` ≈ 0.15) to a few percent of its swing, and its balance holds.
+#[test]
+fn the_split_damping_follows_a_fine_reference() {
+    let (speed, rough) = (0.05, 5e-6);
+    let (r, s, split) = roll_with(sticky(), None, speed, rough, 0.5);
+    let fine = Some((64, Damping::Explicit));
+    let (_, _, reference) = roll_with(sticky(), fine, speed, rough, 0.5);
+    assert_eq!((r.steps(), r.damping()), (1, Damping::Split));
+    let load = 0.01 * 9.81;
+    let swing = rms(reference.iter().map(|f| f - load));
+    let err = rms(split.iter().zip(&reference).map(|(a, b)| a - b));
+    assert!(
+        swing > 1e-3 * load,
+        "the surface hardly moved the ball: {swing:e}"
+    );
+    assert!(err < 0.05 * swing, "error {err:e} of a swing {swing:e}");
+    let rel = r.drift(s).abs() / r.energy_scale();
+    assert!(rel < 1e-3, "drift {rel:e} of {:e} J", r.energy_scale());
+}
+
+/// Fast over bumps with a stiff damping the split ball still flies and lands, and
+/// a surface that falls away faster than the load can follow leaves it (the damping
+/// never pulls it down).
+#[test]
+fn a_split_damping_never_pulls() {
+    let (r, _, forces) = roll_with(sticky(), None, 2.0, 5e-6, 0.5);
+    assert_eq!(r.damping(), Damping::Split);
+    assert!(r.landings > 10, "{}", r.landings);
+    assert!(forces.iter().all(|f| f.is_finite()));
+}
+
+fn rms(xs: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x * x, n + 1));
+    (sum / n as f64).sqrt()
+}
