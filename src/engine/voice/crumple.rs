@@ -42,6 +42,11 @@ pub(super) struct Crumpling {
     earn: f64,
     paid: u64,
     skipped: u32,
+    /// The contact the latest event interrupted goes on as the voice's tail, at a cost
+    /// too: what it had spent when the event struck, and what tails ended since then
+    /// spent after it.
+    tail_base: u64,
+    tail_spent: u64,
 }
 
 impl Crumpling {
@@ -67,6 +72,8 @@ impl Crumpling {
             earn: CRUMPLE_WORK / fs,
             paid: 0,
             skipped: 0,
+            tail_base: 0,
+            tail_spent: 0,
         })
     }
 
@@ -101,6 +108,12 @@ impl Crumpling {
         ok
     }
 
+    /// A tail that ended after spending `work` in all.
+    pub(super) fn tail_ended(&mut self, work: u64) {
+        self.tail_spent += work.saturating_sub(self.tail_base);
+        self.tail_base = 0;
+    }
+
     /// Events struck so far (the note's own strike is the first).
     pub(super) fn struck(&self) -> u32 {
         self.drawn - self.skipped
@@ -119,11 +132,17 @@ impl Voice {
         }
     }
 
-    /// The work the voice's strike in progress has taken (its train's contacts, rigid
-    /// or two-way), in units of about a Verlet contact step.
+    /// The work the voice's contacts have taken since the latest event, in units of
+    /// about a Verlet contact step: the strike in progress (its train's contacts, rigid
+    /// or two-way) and the contact it interrupted, which goes on as the tail.
     fn contact_work(&self) -> u64 {
         let rigid = self.bouncer.as_ref().map_or(0, |b| b.contact_work());
-        rigid + self.two_way.as_ref().map_or(0, |t| t.work())
+        let two_way = self.two_way.as_ref().map_or(0, |t| t.work());
+        let tail = self.crumple.as_ref().map_or(0, |c| {
+            let live = self.tail.as_ref().map_or(0, |t| t.work());
+            c.tail_spent + live.saturating_sub(c.tail_base)
+        });
+        rigid + two_way + tail
     }
 
     /// One event of the train: the voice re-struck at speed `v` (out of line: an event
@@ -134,6 +153,21 @@ impl Voice {
         let (key, started) = (self.key, self.started);
         let own = self.own(raw, &self.jitter);
         self.start_own(&own, key, v, started);
+        // What the tail spent so far was paid with this event: it counts from here.
+        let base = self.tail.as_ref().map_or(0, |t| t.work());
+        if let Some(c) = self.crumple.as_mut() {
+            (c.tail_base, c.tail_spent) = (base, 0);
+        }
+    }
+
+    /// The tail has left the body: it is gone, and a crumpling train keeps what it
+    /// spent.
+    #[cold]
+    pub(super) fn end_tail(&mut self) {
+        if let (Some(c), Some(t)) = (self.crumple.as_mut(), self.tail.as_ref()) {
+            c.tail_ended(t.work());
+        }
+        self.tail = None;
     }
 
     /// The key (or the pedal holding it) is up: no more crumpling events (the strike in

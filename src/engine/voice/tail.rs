@@ -41,6 +41,15 @@ impl Interrupted {
         }
     }
 
+    /// What its contact has spent, in the units of a crumple's budget (the strike's own
+    /// counts: `Bouncer::contact_work`, `TwoWay::work`).
+    fn work(&self) -> u64 {
+        match self {
+            Interrupted::Wall(b) => b.contact_work(),
+            Interrupted::TwoWay(t) => t.work(),
+        }
+    }
+
     /// One sample while the striker still presses: what it did and the striker's mass;
     /// `None` once it has left the body. `HERE`: the wall contact's step in line (see
     /// `Bouncer::step_contact`).
@@ -102,6 +111,12 @@ impl Tail {
             budget,
             last_dry,
         }
+    }
+
+    /// What the interrupted contact has spent so far, its strike's part before the
+    /// interruption included.
+    pub(super) fn work(&self) -> u64 {
+        self.contact.work()
     }
 
     /// One sample of the interrupted contact: its normalised force, and what it puts

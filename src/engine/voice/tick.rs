@@ -268,10 +268,13 @@ impl Voice {
         let Some(t) = self.tail.as_mut() else {
             return (0.0, 0.0, 0.0);
         };
-        t.tick::<HERE>(fs).unwrap_or_else(|| {
-            self.tail = None;
-            (0.0, 0.0, 0.0)
-        })
+        match t.tick::<HERE>(fs) {
+            Some(out) => out,
+            None => {
+                self.end_tail();
+                (0.0, 0.0, 0.0)
+            }
+        }
     }
 
     /// One sample of the rigid-wall bouncer, while it has impacts to play: what the

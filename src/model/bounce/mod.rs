@@ -314,14 +314,16 @@ impl Bouncer {
 
     /// The work of the train so far, the contact in progress's steps included: what a
     /// crumpling voice's budget counts. A single impact solves no exit, so its
-    /// [`EXIT_WORK`] is left out of it.
+    /// [`EXIT_WORK`] is left out of it; a bouncing train's contact in progress counts
+    /// its exit from the start, as its solve runs from the onset (a crumple's next
+    /// event may interrupt it before it ends).
     pub fn contact_work(&self) -> u64 {
-        let now = matches!(self.phase, Phase::Contact).then(|| self.impact.work());
-        let done = if self.train.gravity.is_some() {
-            self.work
+        let (done, exit) = if self.train.gravity.is_some() {
+            (self.work, EXIT_WORK)
         } else {
-            self.stepped
+            (self.stepped, 0)
         };
+        let now = matches!(self.phase, Phase::Contact).then(|| self.impact.work() + exit);
         done + now.unwrap_or(0)
     }
 

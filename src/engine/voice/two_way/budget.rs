@@ -54,6 +54,15 @@ pub fn step_cost(method: TwoWayMethod) -> u64 {
     }
 }
 
+/// What a two-way sample costs around its steps, and what resetting the coupled state
+/// between samples costs (`CoupledRun::set_state`: the accelerations of the whole
+/// state, one force evaluation), in [`step_cost`] units. A crumple held on two-way
+/// Verlet (one step a sample) spent about twice as long around its steps as in them,
+/// and with gravity in contact as long in the resets as in the steps (perf, 5 Dec):
+/// counted, its budget holds it near 8× the default patch where it read 11–15×.
+pub const SAMPLE_WORK: u64 = 1;
+pub const RESET_WORK: u64 = 1;
+
 /// The coupled method for a patch: its integrator on the whole state, except AM1, the
 /// paper's implicit trapezoid rule, whose place the discrete-gradient scheme takes (the
 /// implicit scheme with the coupled system's exact energy balance, at about twice

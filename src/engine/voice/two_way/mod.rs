@@ -115,6 +115,12 @@ pub(super) struct TwoWay {
     /// [`budget::step_cost`] units; and whether it ended on [`WORK_BUDGET`].
     cost: u64,
     work: u64,
+    /// The work around the steps: each sample near the body's own (the stage, the
+    /// excitation, the checks after it) and each state reset by gravity between
+    /// samples (`fall`, a force evaluation of the coupled system). Counted in
+    /// [`work`](Self::work), what a crumple pays, not in the strike's [`WORK_BUDGET`]
+    /// (which its sound depends on).
+    overhead: u64,
     cut: bool,
 }
 
@@ -162,6 +168,7 @@ impl TwoWay {
             slice: EXIT_SLICE,
             cost: u64::from(substeps) * budget::step_cost(method_of(p)),
             work: 0,
+            overhead: 0,
             cut: false,
         })
     }
@@ -171,7 +178,7 @@ impl TwoWay {
     /// an impact).
     pub(super) fn work(&self) -> u64 {
         let exits = self.train.gravity.map_or(0, |_| u64::from(self.impacts));
-        self.work + exits * crate::model::bounce::EXIT_WORK
+        self.work + exits * crate::model::bounce::EXIT_WORK + self.overhead
     }
 
     /// The coupled system's energy `H` (striker, contact, modes), J: a sum over the
@@ -260,6 +267,7 @@ impl TwoWay {
                 }
                 out.dv = v0 - self.run.state.v;
                 self.work += self.cost;
+                self.overhead += budget::SAMPLE_WORK;
                 if let Some(g) = self.train.gravity {
                     out.dv -= self.fall(g);
                 }
@@ -307,6 +315,7 @@ impl TwoWay {
         s.x += 0.5 * g * dt * dt;
         s.v += g * dt;
         self.run.set_state(s);
+        self.overhead += budget::RESET_WORK;
         if self.train.in_contact { -g * dt } else { 0.0 }
     }
 
