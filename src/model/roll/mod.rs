@@ -21,8 +21,12 @@
 use super::alpha_pow::AlphaPow;
 use super::contact::Contact;
 
+/// `h λ` past which an explicit step's damping is taken split after all (its
+/// predicted velocity is stable below 2).
+const LAMBDA_LIMIT: f64 = 1.0;
+
 mod plan;
-pub use plan::{Damping, MAX_STEPS, plan_for, static_compression, steps_for};
+pub use plan::{Damping, MAX_STEPS, plan_for, resolvable, static_compression, steps_for};
 
 /// The contact of a mass pressed onto a moving surface.
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +50,10 @@ pub struct Rolling {
     steps: u32,
     damping: Damping,
     dt: f64,
+    /// `δ^α` past which an explicit step's damping would be stiff (`h λ >`
+    /// [`LAMBDA_LIMIT`]: a landing pressed deeper than its plan foresaw), and such a
+    /// step is split instead.
+    stiff_pow: f64,
     fs: f64,
     /// `δ^α` from its tables (or the exact form where α has one).
     pow: AlphaPow,
@@ -58,8 +66,10 @@ pub struct Rolling {
 impl Rolling {
     /// A mass at rest on the surface at height `s0`, under the load `load`, stepped
     /// `fs` times a second.
+    /// A contact stiffer than its steps can follow is softened ([`resolvable`]).
     pub fn new(contact: Contact, load: f64, s0: f64, fs: f64) -> Self {
         let load = if load.is_finite() { load.max(0.0) } else { 0.0 };
+        let contact = resolvable(&contact, load, fs);
         let delta = static_compression(&contact, load);
         let pow = AlphaPow::new(contact.alpha);
         let (steps, damping) = plan_for(&contact, load, fs);
@@ -78,6 +88,7 @@ impl Rolling {
             steps,
             damping,
             dt: 1.0 / (fs * steps as f64),
+            stiff_pow: f64::INFINITY,
             fs,
             pow,
             landings: 0,
@@ -85,18 +96,32 @@ impl Rolling {
             samples: 0,
         };
         r.e0 = r.energy(s0);
+        r.stiff_pow = r.stiff_pow_for();
         r
+    }
+
+    fn stiff_pow_for(&self) -> f64 {
+        let c = &self.contact;
+        let limit = LAMBDA_LIMIT * c.mass / (self.dt * c.k * c.mu);
+        if limit.is_nan() { f64::INFINITY } else { limit }
     }
 
     /// These steps made for a load up to `most` (a scrape pressed harder later): the
     /// more steps of the two plans, split if either is.
     pub fn stepped_for(mut self, most: f64) -> Self {
+        let soft = resolvable(&self.contact, most, self.fs);
+        if soft.k != self.contact.k {
+            // Softened for the hardest press: at rest on the same surface height.
+            let s0 = self.y + static_compression(&self.contact, self.load);
+            self = Self::new(soft, self.load, s0, self.fs);
+        }
         let (steps, damping) = plan_for(&self.contact, most, self.fs);
         self.steps = self.steps.max(steps);
         if damping == Damping::Split {
             self.damping = Damping::Split;
         }
         self.dt = 1.0 / (self.fs * self.steps as f64);
+        self.stiff_pow = self.stiff_pow_for();
         self
     }
 
@@ -175,7 +200,8 @@ impl Rolling {
             return;
         }
         match self.damping {
-            Damping::Explicit => self.verlet_step(s, sdot, dt),
+            Damping::Explicit if self.d_pow <= self.stiff_pow => self.verlet_step(s, sdot, dt),
+            Damping::Explicit => self.split_step(s, sdot, dt),
             Damping::Split => self.split_step(s, sdot, dt),
         }
     }
@@ -188,10 +214,16 @@ impl Rolling {
         let (f0, dd0) = (self.f, sdot - self.w);
         let spring0 = k * self.d_pow;
         let a0 = self.acc;
-        self.y += dt * self.w + 0.5 * dt * dt * a0;
+        let y1 = self.y + (dt * self.w + 0.5 * dt * dt * a0);
+        let d1 = s + sdot * dt - y1;
+        let d_pow1 = if d1 > 0.0 { self.pow.pow(d1) } else { 0.0 };
+        if d_pow1 > self.stiff_pow {
+            // Pressed deeper than the plan foresaw: this step's damping is stiff.
+            self.split_step(s, sdot, dt);
+            return;
+        }
+        (self.y, self.d_pow) = (y1, d_pow1);
         let w_pred = self.w + dt * a0;
-        let d1 = s + sdot * dt - self.y;
-        self.d_pow = if d1 > 0.0 { self.pow.pow(d1) } else { 0.0 };
         let spring1 = k * self.d_pow;
         // Eq (1), never pulling.
         let f1 = (spring1 * (1.0 + self.contact.mu * (sdot - w_pred))).max(0.0);
