@@ -66,6 +66,7 @@ pub struct Rolling {
 impl Rolling {
     /// A mass at rest on the surface at height `s0`, under the load `load`, stepped
     /// `fs` times a second.
+    ///
     /// A contact stiffer than its steps can follow is softened ([`resolvable`]).
     pub fn new(contact: Contact, load: f64, s0: f64, fs: f64) -> Self {
         let load = if load.is_finite() { load.max(0.0) } else { 0.0 };
@@ -201,8 +202,8 @@ impl Rolling {
         }
         match self.damping {
             Damping::Explicit if self.d_pow <= self.stiff_pow => self.verlet_step(s, sdot, dt),
-            Damping::Explicit => self.split_step(s, sdot, dt),
-            Damping::Split => self.split_step(s, sdot, dt),
+            // A split plan, or an explicit step whose damping is stiff here.
+            _ => self.split_step(s, sdot, dt),
         }
     }
 

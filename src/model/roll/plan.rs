@@ -43,22 +43,26 @@ pub fn static_compression(c: &Contact, load: f64) -> f64 {
 /// times the static compression (a landing presses deeper), at most [`MAX_STEPS`]:
 /// the steps of an explicit damping.
 pub fn steps_for(c: &Contact, load: f64, fs: f64) -> u32 {
-    let (omega, lambda) = rates(c, load);
-    let need = (omega / (fs * OMEGA_STEP)).max(lambda / (fs * LAMBDA_STEP));
-    whole_steps(need)
+    let (spring, damping) = needs(c, load, fs);
+    whole_steps(spring.max(damping))
 }
 
 /// The steps a sample and the [`Damping`]: explicit (at [`steps_for`]'s steps) where
 /// the damping's bound asks no more steps than the spring's, else split at the
 /// spring's steps alone, so the damping never sets the cost.
 pub fn plan_for(c: &Contact, load: f64, fs: f64) -> (u32, Damping) {
-    let (omega, lambda) = rates(c, load);
-    let spring = whole_steps(omega / (fs * OMEGA_STEP));
-    if whole_steps(lambda / (fs * LAMBDA_STEP)) <= spring {
-        (steps_for(c, load, fs), Damping::Explicit)
+    let (spring, damping) = needs(c, load, fs);
+    if whole_steps(damping) <= whole_steps(spring) {
+        (whole_steps(spring.max(damping)), Damping::Explicit)
     } else {
-        (spring, Damping::Split)
+        (whole_steps(spring), Damping::Split)
     }
+}
+
+/// The steps a sample the spring and an explicit damping each ask, not yet whole.
+fn needs(c: &Contact, load: f64, fs: f64) -> (f64, f64) {
+    let (omega, lambda) = rates(c, load);
+    (omega / (fs * OMEGA_STEP), lambda / (fs * LAMBDA_STEP))
 }
 
 /// The contact, softened if it is stiffer than [`MAX_STEPS`] steps a sample can follow

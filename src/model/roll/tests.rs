@@ -31,6 +31,8 @@ fn roll_with(
     let mut r = Rolling::new(c, c.mass * 9.81, s0, FS);
     if let Some((steps, damping)) = plan {
         (r.steps, r.damping, r.dt) = (steps, damping, 1.0 / (FS * steps as f64));
+        // The stiff-damping guard is for the steps taken, not the plan's.
+        r.stiff_pow = r.stiff_pow_for();
     }
     let mut s_prev = s0;
     let forces = (0..(seconds * FS) as usize)
