@@ -26,7 +26,8 @@ use super::contact::Contact;
 const LAMBDA_LIMIT: f64 = 1.0;
 
 mod plan;
-pub use plan::{Damping, MAX_STEPS, plan_for, resolvable, static_compression, steps_for};
+mod rigid;
+pub use plan::{Damping, MAX_STEPS, plan_for, static_compression, steps_for};
 
 /// The contact of a mass pressed onto a moving surface.
 #[derive(Clone, Copy, Debug)]
@@ -67,13 +68,16 @@ impl Rolling {
     /// A mass at rest on the surface at height `s0`, under the load `load`, stepped
     /// `fs` times a second.
     ///
-    /// A contact stiffer than its steps can follow is softened ([`resolvable`]).
+    /// A contact stiffer than its steps can follow is rigid ([`Damping::Rigid`]), and
+    /// rests on the surface.
     pub fn new(contact: Contact, load: f64, s0: f64, fs: f64) -> Self {
         let load = if load.is_finite() { load.max(0.0) } else { 0.0 };
-        let contact = resolvable(&contact, load, fs);
-        let delta = static_compression(&contact, load);
-        let pow = AlphaPow::new(contact.alpha);
         let (steps, damping) = plan_for(&contact, load, fs);
+        let delta = match damping {
+            Damping::Rigid => 0.0,
+            _ => static_compression(&contact, load),
+        };
+        let pow = AlphaPow::new(contact.alpha);
         let mut r = Self {
             contact,
             load,
@@ -108,15 +112,20 @@ impl Rolling {
     }
 
     /// These steps made for a load up to `most` (a scrape pressed harder later): the
-    /// more steps of the two plans, split if either is.
+    /// more steps of the two plans, split if either is, rigid if either is.
     pub fn stepped_for(mut self, most: f64) -> Self {
-        let soft = resolvable(&self.contact, most, self.fs);
-        if soft.k != self.contact.k {
-            // Softened for the hardest press: at rest on the same surface height.
-            let s0 = self.y + static_compression(&self.contact, self.load);
-            self = Self::new(soft, self.load, s0, self.fs);
-        }
         let (steps, damping) = plan_for(&self.contact, most, self.fs);
+        if damping == Damping::Rigid && self.damping != Damping::Rigid {
+            // Rigid for the hardest press: at rest on the same surface height.
+            let s0 = self.y + static_compression(&self.contact, self.load);
+            (self.y, self.d_pow, self.damping) = (s0, 0.0, Damping::Rigid);
+            (self.steps, self.dt) = (1, 1.0 / self.fs);
+            self.e0 = self.energy(s0);
+            return self;
+        }
+        if self.damping == Damping::Rigid {
+            return self;
+        }
         self.steps = self.steps.max(steps);
         if damping == Damping::Split {
             self.damping = Damping::Split;
@@ -140,6 +149,9 @@ impl Rolling {
     /// in the voice's sample, so it is compiled for the voice's path.
     #[inline(always)]
     pub fn sample(&mut self, s0: f64, s1: f64) -> f64 {
+        if self.damping == Damping::Rigid {
+            return self.rigid_sample(s0, s1);
+        }
         let (n, dt, fs) = (self.steps, self.dt, self.fs);
         // The surface's speed over the sample, and its rise a step.
         let sdot = (s1 - s0) * fs;
@@ -202,7 +214,8 @@ impl Rolling {
         }
         match self.damping {
             Damping::Explicit if self.d_pow <= self.stiff_pow => self.verlet_step(s, sdot, dt),
-            // A split plan, or an explicit step whose damping is stiff here.
+            // A split plan, or an explicit step whose damping is stiff here (a rigid
+            // contact takes no steps).
             _ => self.split_step(s, sdot, dt),
         }
     }

@@ -4,9 +4,9 @@
 
 use crate::model::contact::Contact;
 
-/// Most steps a sample. A contact stiffer than these can follow is softened to the
-/// stiffest they can ([`resolvable`]).
-pub const MAX_STEPS: u32 = 32;
+/// Most steps a sample. A contact whose spring asks more, `ω > 3 fs` at four times its
+/// static compression, is taken in its rigid limit ([`Damping::Rigid`]).
+pub const MAX_STEPS: u32 = 10;
 /// `h ω` a step aims at (velocity Verlet, eq 24, is stable below 2).
 const OMEGA_STEP: f64 = 0.3;
 /// `h λ` the damping may take inside a Verlet step (it is taken from a predicted
@@ -28,6 +28,11 @@ pub enum Damping {
     /// half (never the sign flips of a trapezoid at large `h λ`), and the balance's
     /// integrals over it are exact.
     Split,
+    /// No steps: the contact is rigid (`rigid.rs`). Its resonance is above the audio
+    /// band, where a step's cost would buy nothing the output can hold: past
+    /// [`MAX_STEPS`] steps a sample, `ω` at four times the static compression is over
+    /// `3 fs` (23 kHz at 48 kHz), and a landing's depth is several times that.
+    Rigid,
 }
 
 /// The compression at which the contact holds the load: `k δ^α = L`.
@@ -49,10 +54,13 @@ pub fn steps_for(c: &Contact, load: f64, fs: f64) -> u32 {
 
 /// The steps a sample and the [`Damping`]: explicit (at [`steps_for`]'s steps) where
 /// the damping's bound asks no more steps than the spring's, else split at the
-/// spring's steps alone, so the damping never sets the cost.
+/// spring's steps alone, so the damping never sets the cost; rigid where the spring
+/// asks more than [`MAX_STEPS`].
 pub fn plan_for(c: &Contact, load: f64, fs: f64) -> (u32, Damping) {
     let (spring, damping) = needs(c, load, fs);
-    if whole_steps(damping) <= whole_steps(spring) {
+    if spring.is_nan() || spring > MAX_STEPS as f64 {
+        (1, Damping::Rigid)
+    } else if whole_steps(damping) <= whole_steps(spring) {
         (whole_steps(spring.max(damping)), Damping::Explicit)
     } else {
         (whole_steps(spring), Damping::Split)
@@ -63,28 +71,6 @@ pub fn plan_for(c: &Contact, load: f64, fs: f64) -> (u32, Damping) {
 fn needs(c: &Contact, load: f64, fs: f64) -> (f64, f64) {
     let (omega, lambda) = rates(c, load);
     (omega / (fs * OMEGA_STEP), lambda / (fs * LAMBDA_STEP))
-}
-
-/// The contact, softened if it is stiffer than [`MAX_STEPS`] steps a sample can follow
-/// at `h ω ≤` [`OMEGA_STEP`]: `k` lowered until `ω` is at that limit, `9.6 fs`
-/// (73 kHz at 48 kHz, far above the audio). Velocity Verlet is unstable past
-/// `h ω = 2`, and a contact taken there gains energy at every landing: a ball on
-/// k 1e12 with 0.1 g ran away to 7·10⁴ m/s in a second. Softened, its landings last
-/// longer but stay shorter than a sample's fifth, and it bounces off the bumps as it
-/// did: Hunt–Crossley's restitution depends on `μ v` alone (seed 000, eq 19), not on
-/// `k`. `ω` at the load goes as `k^{1/(2α)}` (`k δ^α = L` at rest); under a load too
-/// small to press, as `√k`.
-pub fn resolvable(c: &Contact, load: f64, fs: f64) -> Contact {
-    let most = f64::from(MAX_STEPS) * OMEGA_STEP * fs;
-    let mut soft = *c;
-    for exponent in [2.0 * c.alpha, 2.0] {
-        let (omega, _) = rates(&soft, load);
-        if !(omega.is_finite() && most.is_finite() && omega > most) {
-            break;
-        }
-        soft.k *= (most / omega).powf(exponent);
-    }
-    soft
 }
 
 /// The contact's `ω` and damping rate `λ` at four times the static compression.
