@@ -43,6 +43,8 @@ pub struct Rolling {
     f: f64,
     d_pow: f64,
     acc: f64,
+    /// `1 / m`.
+    inv_m: f64,
     /// The energy at the start, and what the damping took and the surface put in.
     e0: f64,
     dissipated: f64,
@@ -87,6 +89,7 @@ impl Rolling {
             d_pow: if delta > 0.0 { pow.pow(delta) } else { 0.0 },
             // At rest: the force is the load's.
             acc: 0.0,
+            inv_m: 1.0 / contact.mass,
             e0: 0.0,
             dissipated: 0.0,
             work: 0.0,
@@ -256,21 +259,23 @@ impl Rolling {
     /// other half of the damping ([`Damping::Split`]).
     #[inline]
     fn split_step(&mut self, s: f64, sdot: f64, dt: f64) {
-        let (m, k, load) = (self.contact.mass, self.contact.k, self.load);
+        // `1/m` kept: a split step's chain is its latency, and a division is its
+        // longest link.
+        let (inv_m, k, load) = (self.inv_m, self.contact.k, self.load);
         self.damp(sdot, 0.5 * dt);
         let spring0 = k * self.d_pow;
-        let a0 = (spring0 - load) / m;
+        let a0 = (spring0 - load) * inv_m;
         self.y += dt * self.w + 0.5 * dt * dt * a0;
         let d1 = s + sdot * dt - self.y;
         self.d_pow = if d1 > 0.0 { self.pow.pow(d1) } else { 0.0 };
         let spring1 = k * self.d_pow;
-        self.w += 0.5 * dt * (a0 + (spring1 - load) / m);
+        self.w += 0.5 * dt * (a0 + (spring1 - load) * inv_m);
         // The spring's power from the moving surface (the damping's is in `damp`).
         self.work += 0.5 * dt * (spring0 + spring1) * sdot;
         self.damp(sdot, 0.5 * dt);
         // Eq (1) at the end, never pulling: the next step's start.
         self.f = (spring1 * (1.0 + self.contact.mu * (sdot - self.w))).max(0.0);
-        self.acc = (self.f - load) / m;
+        self.acc = (self.f - load) * inv_m;
     }
 
     /// The damping alone for `tau` with the spring held: `m u̇ = −k δ^α min(1, μ u)`
@@ -282,7 +287,7 @@ impl Rolling {
     #[inline]
     fn damp(&mut self, sdot: f64, tau: f64) {
         let (m, mu) = (self.contact.mass, self.contact.mu);
-        let rate = self.contact.k * self.d_pow / m;
+        let rate = self.contact.k * self.d_pow * self.inv_m;
         if !(rate > 0.0 && mu > 0.0) {
             return;
         }
