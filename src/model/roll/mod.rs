@@ -27,6 +27,7 @@ const LAMBDA_LIMIT: f64 = 1.0;
 
 mod plan;
 mod rigid;
+mod split;
 pub use plan::{Damping, MAX_STEPS, plan_for, static_compression, steps_for};
 
 /// The contact of a mass pressed onto a moving surface.
@@ -45,6 +46,9 @@ pub struct Rolling {
     acc: f64,
     /// `1 / m`.
     inv_m: f64,
+    /// Damping owed, s: a split step's closing half, taken with the next step's
+    /// opening half (`split.rs`).
+    pending: f64,
     /// The energy at the start, and what the damping took and the surface put in.
     e0: f64,
     dissipated: f64,
@@ -90,6 +94,7 @@ impl Rolling {
             // At rest: the force is the load's.
             acc: 0.0,
             inv_m: 1.0 / contact.mass,
+            pending: 0.0,
             e0: 0.0,
             dissipated: 0.0,
             work: 0.0,
@@ -164,6 +169,7 @@ impl Rolling {
             let a = s0 + ds * i as f64;
             self.step(a, sdot, dt, i, n);
         }
+        self.settle(sdot);
         self.samples += 1;
         // m Δw = ∫(F − L) dt over the sample.
         self.contact.mass * (self.w - w0) * fs + self.load
@@ -180,6 +186,7 @@ impl Rolling {
             return;
         }
         // Flight: y + w t − g t²/2 = s + ṡ t first at t in (0, dt]?
+        self.settle(sdot);
         let (a, b, c) = (0.5 * g, sdot - self.w, s - self.y);
         // The gap `c + b t + a t²` starts at `c ≤ 0` and is convex (`a ≥ 0`): it has
         // closed by `dt` only if it is not clearly below 0 there. Most flight steps end
@@ -216,7 +223,10 @@ impl Rolling {
             return;
         }
         match self.damping {
-            Damping::Explicit if self.d_pow <= self.stiff_pow => self.verlet_step(s, sdot, dt),
+            Damping::Explicit if self.d_pow <= self.stiff_pow => {
+                self.settle(sdot);
+                self.verlet_step(s, sdot, dt)
+            }
             // A split plan, or an explicit step whose damping is stiff here (a rigid
             // contact takes no steps).
             _ => self.split_step(s, sdot, dt),
@@ -253,63 +263,6 @@ impl Rolling {
         let (p0, p1) = ((f0 - spring0) * dd0, (f1 - spring1) * dd1);
         self.dissipated += 0.5 * dt * (p0 + p1);
         self.work += 0.5 * dt * (f0 + f1) * sdot;
-    }
-
-    /// Half the damping, velocity Verlet (eq 24) on the spring and the load alone, the
-    /// other half of the damping ([`Damping::Split`]).
-    #[inline]
-    fn split_step(&mut self, s: f64, sdot: f64, dt: f64) {
-        // `1/m` kept: a split step's chain is its latency, and a division is its
-        // longest link.
-        let (inv_m, k, load) = (self.inv_m, self.contact.k, self.load);
-        self.damp(sdot, 0.5 * dt);
-        let spring0 = k * self.d_pow;
-        let a0 = (spring0 - load) * inv_m;
-        self.y += dt * self.w + 0.5 * dt * dt * a0;
-        let d1 = s + sdot * dt - self.y;
-        self.d_pow = if d1 > 0.0 { self.pow.pow(d1) } else { 0.0 };
-        let spring1 = k * self.d_pow;
-        self.w += 0.5 * dt * (a0 + (spring1 - load) * inv_m);
-        // The spring's power from the moving surface (the damping's is in `damp`).
-        self.work += 0.5 * dt * (spring0 + spring1) * sdot;
-        self.damp(sdot, 0.5 * dt);
-        // Eq (1) at the end, never pulling: the next step's start.
-        self.f = (spring1 * (1.0 + self.contact.mu * (sdot - self.w))).max(0.0);
-        self.acc = (self.f - load) * inv_m;
-    }
-
-    /// The damping alone for `tau` with the spring held: `m u̇ = −k δ^α min(1, μ u)`
-    /// for the velocity `u = ẏ − ṡ` relative to the surface (eq 1's damping, bounded
-    /// where the force would pull), solved exactly. Over the bound the force is 0 and
-    /// `u` falls at `k δ^α / m`; under it `u` decays as `e^{−λ t}`, `λ = k δ^α μ / m`.
-    /// The position stays, so the energy moved is kinetic: the damping takes
-    /// `½ m (u₀² − u²)` and the surface puts in `m ṡ (u − u₀)`.
-    #[inline]
-    fn damp(&mut self, sdot: f64, tau: f64) {
-        let (m, mu) = (self.contact.mass, self.contact.mu);
-        let rate = self.contact.k * self.d_pow * self.inv_m;
-        if !(rate > 0.0 && mu > 0.0) {
-            return;
-        }
-        let u0 = self.w - sdot;
-        let (mut u, mut t) = (u0, tau);
-        if mu * u > 1.0 {
-            // At the bound after `t_free`: the force is 0 until then.
-            let t_free = (u - 1.0 / mu) / rate;
-            if t_free >= t {
-                u -= rate * t;
-                t = 0.0;
-            } else {
-                u = 1.0 / mu;
-                t -= t_free;
-            }
-        }
-        if t > 0.0 {
-            u *= (-rate * mu * t).exp();
-        }
-        self.w = sdot + u;
-        self.dissipated += 0.5 * m * (u0 * u0 - u * u);
-        self.work += m * sdot * (u - u0);
     }
 
     /// `E` of the balance with the surface at `s`.
