@@ -113,6 +113,14 @@ impl Rolling {
         r
     }
 
+    /// Taken rigid from here on, at rest on the surface at `s0` (a rigid contact has
+    /// no compression).
+    fn rest_rigid(&mut self, s0: f64) {
+        (self.y, self.d_pow, self.damping) = (s0, 0.0, Damping::Rigid);
+        (self.steps, self.dt) = (1, 1.0 / self.fs);
+        self.e0 = self.energy(s0);
+    }
+
     fn stiff_pow_for(&self) -> f64 {
         let c = &self.contact;
         let limit = LAMBDA_LIMIT * c.mass / (self.dt * c.k * c.mu);
@@ -123,15 +131,13 @@ impl Rolling {
     /// more steps of the two plans, split if either is, rigid if either is.
     pub fn stepped_for(mut self, most: f64) -> Self {
         let (steps, damping) = plan_for(&self.contact, most, self.fs);
-        if damping == Damping::Rigid && self.damping != Damping::Rigid {
-            // Rigid for the hardest press: at rest on the same surface height.
-            let s0 = self.y + static_compression(&self.contact, self.load);
-            (self.y, self.d_pow, self.damping) = (s0, 0.0, Damping::Rigid);
-            (self.steps, self.dt) = (1, 1.0 / self.fs);
-            self.e0 = self.energy(s0);
+        if self.damping == Damping::Rigid {
             return self;
         }
-        if self.damping == Damping::Rigid {
+        if damping == Damping::Rigid {
+            // Rigid for the hardest press: at rest on the same surface height.
+            let s0 = self.y + static_compression(&self.contact, self.load);
+            self.rest_rigid(s0);
             return self;
         }
         self.steps = self.steps.max(steps);
@@ -187,18 +193,7 @@ impl Rolling {
         }
         // Flight: y + w t − g t²/2 = s + ṡ t first at t in (0, dt]?
         self.settle(sdot);
-        let (a, b, c) = (0.5 * g, sdot - self.w, s - self.y);
-        // The gap `c + b t + a t²` starts at `c ≤ 0` and is convex (`a ≥ 0`): it has
-        // closed by `dt` only if it is not clearly below 0 there. Most flight steps end
-        // here, without the root's square root and divisions; the margin, far above
-        // the sum's rounding, leaves every step near a landing to the root.
-        let end = c + b * dt + a * dt * dt;
-        if end < -1e-9 * (c.abs() + (b * dt).abs() + a * dt * dt) {
-            self.fly(dt, g);
-            return;
-        }
-        let t = first_root(a, b, c, dt);
-        match t {
+        match self.landing(s, sdot, dt, g) {
             Some(t) => {
                 self.fly(t, g);
                 self.landings += 1;
@@ -207,6 +202,22 @@ impl Rolling {
             }
             None => self.fly(dt, g),
         }
+    }
+
+    /// When a mass in flight meets the surface at `s` (moving at `sdot`) within `dt`,
+    /// if it does: where `y + w t − g t²/2 = s + ṡ t` first.
+    #[inline]
+    fn landing(&self, s: f64, sdot: f64, dt: f64, g: f64) -> Option<f64> {
+        let (a, b, c) = (0.5 * g, sdot - self.w, s - self.y);
+        // The gap `c + b t + a t²` starts at `c ≤ 0` and is convex (`a ≥ 0`): it has
+        // closed by `dt` only if it is not clearly below 0 there. Most flight steps end
+        // here, without the root's square root and divisions; the margin, far above
+        // the sum's rounding, leaves every step near a landing to the root.
+        let end = c + b * dt + a * dt * dt;
+        if end < -1e-9 * (c.abs() + (b * dt).abs() + a * dt * dt) {
+            return None;
+        }
+        first_root(a, b, c, dt)
     }
 
     #[inline]

@@ -1,8 +1,8 @@
-//! The rigid limit of the surface contact ([`Damping::Rigid`](super::Damping::Rigid)), for a contact too stiff
-//! for its steps to follow: the spring would ask more than
-//! [`MAX_STEPS`](super::MAX_STEPS) Verlet steps a
-//! sample, its resonance `ω > 3 fs` at the depth a landing reaches, above the audio
-//! band. The contact is then taken as rigid, which costs no step at all:
+//! The rigid limit of the surface contact ([`Damping::Rigid`](super::Damping::Rigid)),
+//! for a contact too stiff for its steps to follow: the spring would ask more than
+//! [`MAX_STEPS`](super::MAX_STEPS) Verlet steps a sample, its resonance `ω > 3 fs` at
+//! the depth a landing reaches, above the audio band. The contact is then taken as
+//! rigid, which costs no step at all:
 //! - **On the surface** the mass rides it: its velocity is the path's slope over the
 //!   sample, and the force is the load's. Where the path turns at a sample's start
 //!   (the surface is linear across a sample, as the stepped contact reads it), it
@@ -22,7 +22,7 @@
 //! surface puts in `ṡ` times its impulse; riding, the load's reaction works at `L ṡ`;
 //! a flight keeps `½ m ẏ² + L y`. So `E + D − W` holds to rounding.
 
-use super::{Rolling, first_root};
+use super::Rolling;
 use crate::model::vout::v_out_exact;
 
 impl Rolling {
@@ -83,16 +83,11 @@ impl Rolling {
     /// parabola meets it.
     #[inline]
     fn rigid_flight(&mut self, s0: f64, sdot: f64, h: f64, g: f64) {
-        // The gap `s − y` over the sample, `c + b t + a t²`, from `c ≤ 0`.
-        let (a, b, c) = (0.5 * g, sdot - self.w, s0 - self.y);
-        let end = c + b * h + a * h * h;
-        let landing = if c >= 0.0 && b > 0.0 {
-            // On the surface already and pressed into it: landed at the start.
+        // On the surface already and pressed into it: landed at the start.
+        let landing = if s0 >= self.y && sdot > self.w {
             Some(0.0)
-        } else if end < -1e-9 * (c.abs() + (b * h).abs() + a * h * h) {
-            None
         } else {
-            first_root(a, b, c, h)
+            self.landing(s0, sdot, h, g)
         };
         let Some(t) = landing else {
             self.fly(h, g);

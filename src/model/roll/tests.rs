@@ -44,9 +44,7 @@ fn roll_seeded(
         // The stiff-damping guard is for the steps taken, not the plan's.
         r.stiff_pow = r.stiff_pow_for();
         if damping == Damping::Rigid {
-            // Rigid, it rests on the surface itself.
-            (r.y, r.d_pow) = (s0, 0.0);
-            r.e0 = r.energy(s0);
+            r.rest_rigid(s0);
         }
     }
     let mut s_prev = s0;
