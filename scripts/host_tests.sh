@@ -63,41 +63,14 @@ xsettingsd -c /tmp/rebound-xsettingsd.conf >/tmp/rebound-xsettingsd.log 2>&1 &
 XS=$!
 sleep 1
 mkdir -p assets
-# The default patch: the editor opens and draws (checked, not kept).
-.venv/bin/python tests/host_pedalboard.py --editor /tmp/rebound-editor-default.png
-# The README's screenshots: the "Steel ball on a plate" preset (a bouncing,
-# gravity-in-contact patch on the plate) set through the host's parameters, played
-# until the mass rests on the wall, then the editor opened on its last contact, once per
-# view: Play (assets/editor.png) and Physics (assets/editor-physics.png).
-# REBOUND_EDITOR_VIEW opens the editor on the view it names.
+# One instance: its editor opens on the default patch and draws (checked, not kept),
+# then the README's screenshots of the "Steel ball on a plate" preset (a bouncing,
+# gravity-in-contact patch on the plate) played until the mass rests on the wall, the
+# editor opened on its last contact once per view: Play (assets/editor.png) and
+# Physics (assets/editor-physics.png).
 "$TARGET/debug/rebound" presets --json --host >/tmp/rebound-presets.json
-for view in play physics; do
-  shot=assets/editor.png
-  [[ "$view" == physics ]] && shot=assets/editor-physics.png
-  REBOUND_EDITOR_VIEW="$view" .venv/bin/python - "$shot" /tmp/rebound-presets.json <<'PY'
-import json, os, subprocess, sys, threading, time
-import mido, pedalboard
-out, presets = sys.argv[1], sys.argv[2]
-p = pedalboard.load_plugin(os.environ["REBOUND_VST3"])
-with open(presets) as f:
-    preset = next(x for x in json.load(f) if x["name"] == "Steel ball on a plate")
-by_name = {getattr(v, "name", k): v for k, v in p.parameters.items()}
-for h in preset["host"]:
-    by_name[h["name"]].raw_value = h["normalized"]
-p([mido.Message("note_on", note=60, velocity=100, time=0.0)], duration=6.0,
-  sample_rate=48000, num_channels=2)
-ev = threading.Event()
-def shoot():
-    time.sleep(4.0)
-    subprocess.run(["import", "-window", "root", out], check=False)
-    ev.set()
-threading.Thread(target=shoot, daemon=True).start()
-p.show_editor(ev)
-if not os.path.exists(out):
-    sys.exit("no screenshot")
-PY
-  echo "screenshot: $shot"
-done
+.venv/bin/python tests/host_pedalboard.py --editor /tmp/rebound-editor-default.png \
+  /tmp/rebound-presets.json play=assets/editor.png physics=assets/editor-physics.png
 
 echo "== standalone player: --backend dummy under Xvfb, closed by SIGINT"
 tests/standalone_sigint.sh "$TARGET/debug/rebound-standalone"

@@ -6,6 +6,32 @@ import numpy as np
 
 FS = 48000
 
+
+class HostParam:
+    """One of the plugin's parameters by the name it gave it: `raw_value` reads and sets
+    the normalised value through the host's own object, looked up at each use (the
+    host's objects do not outlive a render or a state load)."""
+
+    def __init__(self, plugin, name):
+        self.plugin, self.name = plugin, name
+
+    @property
+    def raw_value(self):
+        return self.plugin._get_parameter(self.name).raw_value
+
+    @raw_value.setter
+    def raw_value(self, x):
+        self.plugin._get_parameter(self.name).raw_value = x
+
+
+def host_params(plugin):
+    """The plugin's parameters by the names it gave them. Not `plugin.parameters`: its
+    first use sweeps 1001 values of each of the host's 2126 parameters (the VST3
+    wrapper's 2080 hidden MIDI CC ones among them) to guess their ranges, about 30 s an
+    instance."""
+    return {q.name: HostParam(plugin, q.name) for q in plugin._parameters}
+
+
 # ITU-R BS.1770-4's K-weighting at 48 kHz: the pre-filter (a high shelf) and the RLB
 # high-pass, as biquads (b, a).
 K_SHELF = ([1.53512485958697, -2.69169618940638, 1.19839281085285],

@@ -20,7 +20,7 @@ import mido
 import numpy as np
 import pedalboard
 
-from host_measures import momentary_max, true_peak_db
+from host_measures import host_params, momentary_max, true_peak_db
 
 BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
 FS = 48000
@@ -66,7 +66,8 @@ def audio_tests():
     p = pedalboard.load_plugin(BUNDLE)
     check(p.is_instrument, "loads as an instrument")
     params = p.parameters
-    print("parameters:", ", ".join(f"{k} [{v.label}]" for k, v in params.items()))
+    print("parameters:", ", ".join(f"{k} [{v.label}]" for k, v in params.items()
+                                   if not k.startswith("midi_ch_")))
     for name, unit in EXPECTED.items():
         check(name in params, f"parameter {name} exists")
         if name in params:
@@ -95,11 +96,6 @@ def audio_tests():
     print(f"spectral centroid bin: default {c1:.0f}, hard {c2:.0f}")
 
 
-def host_name(param, key):
-    """The name the plugin gave a parameter (pedalboard's key is a Python-ised form)."""
-    return getattr(param, "name", key)
-
-
 def preset_tests():
     """Each factory preset, set through the host's parameters, saved as the host's
     state, reloaded into a second instance: every parameter and the rendered audio are
@@ -110,13 +106,14 @@ def preset_tests():
                          capture_output=True, text=True).stdout
     presets = [p for p in json.loads(out) if p["source"] == "factory"]
     check(len(presets) >= 16, f"{len(presets)} factory presets")
-    # Two instances for the whole run (a load walks every host parameter, the MIDI CC
-    # ones included, so it is slow): `b` holds the previous preset's state each time, so
-    # a reload that left any parameter behind would show.
+    # Two instances for the whole run (a load takes pedalboard about 30 s): `b` holds the
+    # previous preset's state each time, so a reload that left any parameter behind
+    # would show. Every host parameter is compared, the hidden MIDI CC ones included.
     a = pedalboard.load_plugin(BUNDLE)
     b = pedalboard.load_plugin(BUNDLE)
-    by_name = {host_name(v, k): v for k, v in a.parameters.items()}
-    b_by_name = {host_name(v, k): v for k, v in b.parameters.items()}
+    fresh = b.raw_state
+    by_name, b_by_name = host_params(a), host_params(b)
+    defaults = {n: v.raw_value for n, v in b_by_name.items()}
     for preset in presets:
         missing = [h["name"] for h in preset["host"] if h["name"] not in by_name]
         check(not missing, f"{preset['name']}: every preset parameter is a host parameter {missing}")
@@ -137,7 +134,11 @@ def preset_tests():
         same = ya.shape == yb.shape and np.array_equal(ya, yb)
         check(same and np.all(np.isfinite(ya)) and np.max(np.abs(ya)) > 1e-3,
               f"{preset['name']}: the reloaded instance renders the same audio, bit for bit")
-
+    # `b` again as a new instance: the default patch's state, which a new one loads with.
+    b.raw_state = fresh
+    moved = [n for n, v in b_by_name.items() if v.raw_value != defaults[n]]
+    check(not moved, f"the default patch's state restores every parameter to its default {moved}")
+    return b
 
 
 def cli_measure():
@@ -164,8 +165,8 @@ def measure_tests(m, cli):
                          capture_output=True, text=True).stdout
     presets = [p for p in json.loads(out) if p["source"] == "factory"]
     check(len(cli) >= len(presets), f"the CLI measured {len(cli)} presets")
-    by_name = {host_name(v, k): v for k, v in m.parameters.items()}
-    width = next(v for k, v in m.parameters.items() if host_name(v, k) == "Width")
+    by_name = host_params(m)
+    width = by_name["Width"]
     for preset in presets:
         name = preset["name"]
         for h in preset["host"]:
@@ -205,9 +206,9 @@ def measure_tests(m, cli):
             check(corr <= 0.8 and abs(corr - c_w100) <= c_tol and mono_db > -3.0,
                   f"{name}: at Width 100 % L/R correlation {corr:.3f} (the CLI {c_w100:.3f}), mono sum {mono_db:.2f} dB")
 
-def editor_test(out_png):
-    """Opens the editor under the already-running X server, screenshots the root."""
-    p = pedalboard.load_plugin(BUNDLE)
+def show(p, out_png):
+    """Opens `p`'s editor under the already-running X server and screenshots the root
+    after 4 s; False if the editor did not open or no screenshot came."""
     import threading
 
     ev = threading.Event()
@@ -217,31 +218,56 @@ def editor_test(out_png):
         subprocess.run(["import", "-window", "root", out_png], check=False)
         ev.set()
 
+    if os.path.exists(out_png):
+        os.remove(out_png)
     threading.Thread(target=shoot, daemon=True).start()
     try:
         p.show_editor(ev)
     except Exception as e:  # noqa: BLE001
         check(False, f"editor opens ({e})")
-        return
-    check(os.path.exists(out_png), "screenshot taken")
-    if os.path.exists(out_png):
-        from PIL import Image
+        return False
+    check(os.path.exists(out_png), f"screenshot taken: {out_png}")
+    return os.path.exists(out_png)
 
-        im = np.asarray(Image.open(out_png).convert("RGB")).astype(float)
+
+def editor_tests(default_png, presets_json, shots):
+    """One instance: its editor opens on the default patch and draws (not blank); then
+    the README's screenshots, once per view (`shots`: view=path pairs, the view opened
+    through REBOUND_EDITOR_VIEW, which the editor reads as it opens). They show the
+    "Steel ball on a plate" preset (a bouncing, gravity-in-contact patch on the plate)
+    set through the host's parameters and played until the mass rests on the wall."""
+    import json
+
+    from PIL import Image
+
+    p = pedalboard.load_plugin(BUNDLE)
+    if show(p, default_png):
+        im = np.asarray(Image.open(default_png).convert("RGB")).astype(float)
         std = float(im.std())
         colours = len(np.unique(im.reshape(-1, 3), axis=0))
         check(std > 10 and colours > 16, f"editor screenshot not blank (std {std:.1f}, {colours} colours)")
+    with open(presets_json) as f:
+        preset = next(x for x in json.load(f) if x["name"] == "Steel ball on a plate")
+    by_name = host_params(p)
+    for h in preset["host"]:
+        by_name[h["name"]].raw_value = h["normalized"]
+    p([mido.Message("note_on", note=60, velocity=100, time=0.0)], duration=6.0,
+      sample_rate=FS, num_channels=2)
+    for view, out in shots:
+        os.environ["REBOUND_EDITOR_VIEW"] = view
+        show(p, out)
 
 
 if __name__ == "__main__":
     if "--editor" in sys.argv:
-        editor_test(sys.argv[sys.argv.index("--editor") + 1])
+        i = sys.argv.index("--editor")
+        editor_tests(sys.argv[i + 1], sys.argv[i + 2],
+                     [a.split("=", 1) for a in sys.argv[i + 3:]])
     elif "--presets" in sys.argv:
-        preset_tests()
+        m = preset_tests()
         from host_playing import playing_tests
 
         rows, playing = cli_measure()
-        m = pedalboard.load_plugin(BUNDLE)
         playing_tests(m, playing, "default", check, CLI)
         measure_tests(m, rows)
         playing_tests(m, playing, "presets", check, CLI)

@@ -14,7 +14,7 @@ import subprocess
 import mido
 import numpy as np
 
-from host_measures import FS, centroid, momentary_max, onsets, ratio_spread, true_peak_db
+from host_measures import FS, centroid, host_params, momentary_max, onsets, ratio_spread, true_peak_db
 
 
 def play(m, keys, vel, dur):
@@ -28,7 +28,7 @@ def db(x):
 
 
 def default_patch(m, fig, check):
-    """Keyboard, chords and velocity on the default patch (a fresh instance's)."""
+    """Keyboard, chords and velocity on the default patch (a new instance's state)."""
     levels = []
     for row in fig["keyboard"]:
         lufs = momentary_max(play(m, [row["key"]], 127, 2.0))
@@ -111,7 +111,7 @@ def preset_figures(m, fig, cli, check):
     out = subprocess.run([cli, "presets", "--json", "--host"], check=True,
                          capture_output=True, text=True).stdout
     presets = {p["name"]: p for p in json.loads(out) if p["source"] == "factory"}
-    by_name = {getattr(v, "name", k): v for k, v in m.parameters.items()}
+    by_name = host_params(m)
     for row in fig["velocity"][1:]:
         set_preset(m, presets[row["name"]], by_name)
         velocity(m, row, check)

@@ -48,9 +48,40 @@ const BLOCKS: [usize; 5] = [1, 7, 64, 512, 4096];
 /// Every parameter at both ends of its range (the others at their defaults, then all at
 /// their minimum and all at their maximum) × every rate × every block size: finite
 /// output that never reaches the output clip, no guard event, and not one allocation
-/// inside process().
+/// inside process(). One test a rate, so that the harness runs them side by side.
 #[test]
-fn output_is_finite_at_every_range_end_rate_and_block_size() {
+fn output_is_finite_at_every_range_end_and_block_size_at_22050() {
+    range_ends_at(0);
+}
+
+#[test]
+fn output_is_finite_at_every_range_end_and_block_size_at_44100() {
+    range_ends_at(1);
+}
+
+#[test]
+fn output_is_finite_at_every_range_end_and_block_size_at_48000() {
+    range_ends_at(2);
+}
+
+#[test]
+fn output_is_finite_at_every_range_end_and_block_size_at_96000() {
+    range_ends_at(3);
+}
+
+#[test]
+fn output_is_finite_at_every_range_end_and_block_size_at_192000() {
+    range_ends_at(4);
+}
+
+#[test]
+fn output_is_finite_at_every_range_end_and_block_size_at_384000() {
+    range_ends_at(5);
+}
+
+/// The range ends × block sizes at `RATES[ri]`.
+fn range_ends_at(ri: usize) {
+    let fs = &RATES[ri];
     let ids: Vec<String> = ReboundParams::default()
         .param_map()
         .into_iter()
@@ -68,52 +99,50 @@ fn output_is_finite_at_every_range_end_rate_and_block_size() {
     let mut runs = 0;
     let mut worst: f64 = 0.0;
     for (case, (id, end)) in cases.iter().enumerate() {
-        for (ri, fs) in RATES.iter().enumerate() {
-            for (bi, block) in BLOCKS.iter().enumerate() {
-                // Bouncing on in half the runs so flights and re-strikes are covered too.
-                let mut p = activated(*fs, *block as u32);
-                let params = p.rebound_params();
-                match id {
-                    Some(id) => set_norm(&params, id, *end),
-                    None => {
-                        // Every parameter at its end but the output gain: a calibrated
-                        // strike peaks at −6 dBFS, and +12 dB on a few of them would
-                        // rightly reach the clip.
-                        for i in ids.iter().filter(|i| *i != "gain") {
-                            set_norm(&params, i, *end);
-                        }
+        for (bi, block) in BLOCKS.iter().enumerate() {
+            // Bouncing on in half the runs so flights and re-strikes are covered too.
+            let mut p = activated(*fs, *block as u32);
+            let params = p.rebound_params();
+            match id {
+                Some(id) => set_norm(&params, id, *end),
+                None => {
+                    // Every parameter at its end but the output gain: a calibrated
+                    // strike peaks at −6 dBFS, and +12 dB on a few of them would
+                    // rightly reach the clip.
+                    for i in ids.iter().filter(|i| *i != "gain") {
+                        set_norm(&params, i, *end);
                     }
                 }
-                if (case + ri + bi) % 2 == 1 && id.as_deref() != Some("bounce") {
-                    set_norm(&params, "bounce", 1.0);
-                }
-                let total = 1500.max(*block);
-                let events = [
-                    note_on(0, 127, 1.0),
-                    note_on(3, 0, 0.0),
-                    note_on(700, 60, 1.0),
-                    note_on(701, 60, 0.5),
-                ];
-                let (l, _, _) = run(&mut p, *block, total, &events);
-                // Nothing clips the output: it is finite, under the runaway guard's
-                // threshold, and no guard had to fire.
-                let e = p.engine();
-                assert!(
-                    l.iter().all(|s| s.is_finite())
-                        && e.output_peak() < RUNAWAY
-                        && e.guard_events() == 0,
-                    "{id:?} at {end}, fs {fs}, block {block}: peak {}, {} guard events",
-                    e.output_peak(),
-                    e.guard_events()
-                );
-                worst = worst.max(e.output_peak());
-                runs += 1;
             }
+            if (case + ri + bi) % 2 == 1 && id.as_deref() != Some("bounce") {
+                set_norm(&params, "bounce", 1.0);
+            }
+            let total = 1500.max(*block);
+            let events = [
+                note_on(0, 127, 1.0),
+                note_on(3, 0, 0.0),
+                note_on(700, 60, 1.0),
+                note_on(701, 60, 0.5),
+            ];
+            let (l, _, _) = run(&mut p, *block, total, &events);
+            // Nothing clips the output: it is finite, under the runaway guard's
+            // threshold, and no guard had to fire.
+            let e = p.engine();
+            assert!(
+                l.iter().all(|s| s.is_finite())
+                    && e.output_peak() < RUNAWAY
+                    && e.guard_events() == 0,
+                "{id:?} at {end}, fs {fs}, block {block}: peak {}, {} guard events",
+                e.output_peak(),
+                e.guard_events()
+            );
+            worst = worst.max(e.output_peak());
+            runs += 1;
         }
     }
     let violations = alloc_violations() - before;
     eprintln!(
-        "{runs} runs in {:.1} s, peak {worst:.3}",
+        "{fs} Hz: {runs} runs in {:.1} s, peak {worst:.3}",
         started.elapsed().as_secs_f64()
     );
     assert_eq!(violations, 0, "allocations inside process()");
