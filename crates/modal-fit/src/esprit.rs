@@ -128,11 +128,11 @@ fn eigenvalues(a: DMatrix<Complex64>) -> Vec<Complex64> {
 /// `y_c[m] ≈ Σ_k b[k][c] w_k^m`. Returns one row per pole, one column per channel.
 pub fn amplitudes(signals: &[Vec<Complex64>], poles: &[Complex64]) -> DMatrix<Complex64> {
     let n = signals[0].len();
+    let k = poles.len();
     let v = crate::refine::vandermonde(n, poles);
-    let y = DMatrix::from_fn(n, signals.len(), |m, c| signals[c][m]);
-    v.svd(true, true)
-        .solve(&y, 1e-12)
-        .unwrap_or_else(|_| DMatrix::zeros(poles.len(), signals.len()))
+    let ys: Vec<&[Complex64]> = signals.iter().map(Vec::as_slice).collect();
+    crate::refine::least_squares(v, n, k, &ys, 1e-12)
+        .unwrap_or_else(|| DMatrix::zeros(k, signals.len()))
 }
 
 /// Energy `Σ_m |w|^{2m}` of a unit-amplitude pole over `n` samples.
