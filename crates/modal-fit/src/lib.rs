@@ -36,7 +36,8 @@ use serde::{Deserialize, Serialize};
 /// What to look for and how hard.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitOptions {
-    /// Keep at most this many modes, the ones with the most energy (amplitude² × T60).
+    /// Keep at most this many modes, the ones with the most ring energy after the
+    /// strike's first 20 ms (`merge::ATTACK_S`).
     pub max_modes: usize,
     /// Modes below this frequency are dropped, Hz.
     pub min_freq_hz: f64,
@@ -116,7 +117,8 @@ pub fn fit(rec: &Recording, opts: &FitOptions) -> Result<Fit, FitError> {
         .map(|c| dither(&c[start..start + span_len]))
         .collect();
     let span: Vec<&[f64]> = dithered.iter().map(Vec::as_slice).collect();
-    let chosen = find_modes(&span, rec.fs, opts);
+    let decayed = rings_down(&energy[start..start + span_len], rec.fs);
+    let chosen = find_modes(&span, rec.fs, opts, decayed);
     let synth = synth::compare(&span, &chosen, rec.fs);
     let reference = chosen.iter().map(|m| m.amplitude()).fold(0.0, f64::max);
     let reference = if reference > 0.0 {
@@ -161,23 +163,80 @@ const DITHER_DB: f64 = -110.0;
 
 /// Both passes over the bands: all wide bands, then the narrow bands around the slow
 /// modes they found.
-fn find_modes(span: &[&[f64]], fs: f64, opts: &FitOptions) -> Vec<select::Candidate> {
-    use select::{Level, analyse_band};
+fn find_modes(
+    span: &[&[f64]],
+    fs: f64,
+    opts: &FitOptions,
+    decayed: bool,
+) -> Vec<select::Candidate> {
+    use select::Level;
     let wide = band::BandPlan::new(fs, band::WIDE_HZ, opts.max_freq_hz);
-    let found = wide
-        .centers
-        .iter()
-        .flat_map(|&c| analyse_band(&wide, Level::Wide, c, span))
-        .collect();
+    let found = analyse_all(&wide, Level::Wide, &wide.centers, span, decayed);
+    let swelling = merge::swelling(&found, fs, opts);
     let wide_modes = merge::screen(found, fs, opts);
     let narrow = band::BandPlan::new(fs, band::NARROW_HZ, 0.0);
-    let targets = merge::narrow_targets(&wide_modes, |f| narrow.center_of(f));
-    let found = targets
-        .iter()
-        .flat_map(|&c| analyse_band(&narrow, Level::Narrow, c, span))
-        .collect();
+    let targets = merge::narrow_targets(&wide_modes, &swelling, |f| narrow.center_of(f));
+    let found = analyse_all(&narrow, Level::Narrow, &targets, span, decayed);
     let narrow_modes = merge::screen(found, fs, opts);
     merge::combine(wide_modes, narrow_modes, opts)
+}
+
+/// Whether the strike rings down into the recording's noise before the span ends: its
+/// last 50 ms are over [`RING_DOWN_DB`] under its loudest 50 ms (`energy` per sample
+/// from the onset). A sampler's note cut at its loop, or a recording stopped early,
+/// does not.
+fn rings_down(energy: &[f64], fs: f64) -> bool {
+    let block = ((0.05 * fs) as usize).max(1);
+    let blocks: Vec<f64> = energy.chunks(block).map(|b| b.iter().sum()).collect();
+    let (Some(&last), true) = (blocks.last(), blocks.len() >= 3) else {
+        return true;
+    };
+    let loudest = blocks.iter().copied().fold(0.0, f64::max);
+    last < loudest * 10f64.powf(-RING_DOWN_DB / 10.0)
+}
+
+/// How far under its loudest a recording's end must be to have rung down, dB.
+const RING_DOWN_DB: f64 = 30.0;
+
+/// The candidates of the bands at `centers`, in their order. The bands are
+/// independent, so the machine's cores take them in turn from a shared count (the
+/// dearest bands, dense and slow, are not neighbours).
+fn analyse_all(
+    plan: &band::BandPlan,
+    level: select::Level,
+    centers: &[f64],
+    span: &[&[f64]],
+    decayed: bool,
+) -> Vec<select::Candidate> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let one = |c: f64| select::analyse_band(plan, level, c, span, decayed);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = threads.min(centers.len());
+    if threads <= 1 {
+        return centers.iter().flat_map(|&c| one(c)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, Vec<select::Candidate>)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&c) = centers.get(i) else { break };
+                        mine.push((i, one(c)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a band's analysis panicked"))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().flat_map(|(_, found)| found).collect()
 }
 
 fn validate(rec: &Recording) -> Result<(), FitError> {
@@ -194,4 +253,24 @@ fn validate(rec: &Recording) -> Result<(), FitError> {
         return Err(FitError::BadSamples("a sample is NaN or infinite".into()));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A strike that falls 60 dB by the end has rung down; one cut 8 dB under its
+    /// loudest (a looped note) has not; too short to tell counts as rung down.
+    #[test]
+    fn rings_down_tells_a_decay_from_a_cut() {
+        let fs = 48_000.0;
+        let decay = |db_per_s: f64, s: f64| -> Vec<f64> {
+            (0..(s * fs) as usize)
+                .map(|i| 10f64.powf(-db_per_s * i as f64 / fs / 10.0))
+                .collect()
+        };
+        assert!(rings_down(&decay(60.0, 1.5), fs));
+        assert!(!rings_down(&decay(16.0, 0.5), fs));
+        assert!(rings_down(&decay(0.0, 0.08), fs));
+    }
 }

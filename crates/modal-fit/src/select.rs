@@ -79,11 +79,23 @@ impl Candidate {
 }
 
 /// The candidate modes of one band of `span` (the channels from the onset on).
-pub fn analyse_band(plan: &BandPlan, level: Level, center: f64, span: &[&[f64]]) -> Vec<Candidate> {
+/// `decayed`: the recording rings down into its noise before it ends, so a band's
+/// quieter blocks are its noise (see [`useful_len`]).
+pub fn analyse_band(
+    plan: &BandPlan,
+    level: Level,
+    center: f64,
+    span: &[&[f64]],
+    decayed: bool,
+) -> Vec<Candidate> {
     let band = (center / plan.spacing).floor() as usize;
     let len = plan.band_len(span[0].len());
     let mut ys: Vec<Vec<Complex64>> = span.iter().map(|x| plan.extract(x, center, len)).collect();
-    let n = useful_len(&ys, ((BLOCK_S * plan.fs_band) as usize).max(8));
+    let n = if decayed {
+        useful_len(&ys, ((BLOCK_S * plan.fs_band) as usize).max(8))
+    } else {
+        ys[0].len()
+    };
     if n < 24 {
         return Vec::new();
     }
@@ -130,6 +142,9 @@ pub fn analyse_band(plan: &BandPlan, level: Level, center: f64, span: &[&[f64]])
 
 /// Band samples worth analysing: up to the last block standing 10 dB above the band's
 /// noise (the 20 % quantile of the block energies); the rest would only add noise.
+/// Only for a recording that rings down into its noise: in one cut while it still
+/// rings (a sampler's looped note) that quantile is the slowest partial itself, and
+/// the band was cut to its first 20 ms (a celesta's fundamental, 0 dB, went unfound).
 fn useful_len(ys: &[Vec<Complex64>], block: usize) -> usize {
     let n = ys[0].len();
     let blocks: Vec<f64> = (0..n / block)

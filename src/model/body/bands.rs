@@ -7,7 +7,7 @@
 //! kept by third-octave band: each band that holds energy keeps its strongest partial
 //! (the loudest bands first, where there are more bands than modes), the slots left go
 //! to the strongest partials still out, and the partials kept in each band are scaled
-//! to carry the whole band's ring energy (amplitude² × T60), so each band sounds as
+//! to carry the whole band's ring energy ([`energy`]), so each band sounds as
 //! loud as in the recording. The strongest partial as fitted is always kept; the body's
 //! pitch reference is the partial with the most energy as kept (a band of many weak
 //! partials may outweigh it). A set that already fits is left as it is, so a body made
@@ -25,10 +25,17 @@ pub struct Partial {
 /// Third-octave bands: the band of a frequency is `round(3 log₂(f / 1 kHz))`.
 const PER_OCTAVE: f64 = 3.0;
 
-/// The ring energy a partial carries: what the fit ranks partials by.
+/// The ring energy a partial carries after the strike's first [`ATTACK_S`]
+/// (amplitude² × T60, times what is left of it by then): what the fit ranks partials
+/// by. A partial gone within those milliseconds is the recording mallet's click, which
+/// a strike's own contact makes; ranked by its whole energy, a loud click took a slot
+/// from a quieter partial that rings on.
 pub(super) fn energy(p: &Partial) -> f64 {
-    p.amplitude * p.amplitude * p.t60_s
+    p.amplitude * p.amplitude * p.t60_s * 10f64.powf(-6.0 * ATTACK_S / p.t60_s)
 }
+
+/// The strike's attack, s: see [`energy`] (the fit's own ranking uses the same).
+pub(super) const ATTACK_S: f64 = 0.02;
 
 fn band(p: &Partial) -> i64 {
     (PER_OCTAVE * (p.freq_hz / 1000.0).log2()).round() as i64

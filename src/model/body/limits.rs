@@ -10,5 +10,10 @@ pub const MODES: usize = 16;
 pub const BAND_LIMIT: f64 = 0.45 * 44_100.0;
 /// Start of the fade-out to [`BAND_LIMIT`], Hz (0.40 of 44.1 kHz).
 pub const BAND_FADE: f64 = 0.40 * 44_100.0;
+/// The Body pitch and Decay controls' ranges, Hz and s (the engine's limits): a
+/// recorded body's reference partial is read inside them, so that loading it sets
+/// both controls to values they can hold.
+pub const PITCH_RANGE: (f64, f64) = (20.0, 5000.0);
+pub const DECAY_RANGE: (f64, f64) = (0.01, 10.0);
 /// Length of the crossfade when the body type changes, s.
 pub const SWITCH_TIME: f64 = 0.010;

@@ -8,10 +8,12 @@
 //! [`REFERENCE_CONTACT_S`]), so that strike plays the recording's balance back, and a
 //! harder or softer one brightens or darkens it as it does every body.
 //!
-//! The strongest partial (the most energy) is the body's pitch and decay reference: at Body pitch equal
-//! to its frequency and Decay equal to its T60 (what loading a body file sets) every
-//! mode sounds at its recorded frequency and decay; both knobs then move all modes in
-//! proportion, and Key tracking moves them together. Brightness tilts them as it does
+//! The strongest partial (the most energy) is the body's pitch and decay reference,
+//! read inside the Body pitch and Decay controls' ranges (a glockenspiel's 7 kHz
+//! partial is referred to 5 kHz, its modes then at ratios above 1): at Body pitch and
+//! Decay on the reference (what loading a body file sets) every mode sounds at its
+//! recorded frequency and decay; both knobs then move all modes in proportion, and Key
+//! tracking moves them together. Brightness tilts them as it does
 //! the other bodies; Strike position moves the balance toward the upper modes as a
 //! strike away from a bar's centre does, and at its default (30 %) leaves it as fitted.
 //!
@@ -23,7 +25,7 @@
 
 pub use super::bands::Partial;
 use super::bands::{energy, keep_by_band};
-use super::limits::MODES;
+use super::limits::{DECAY_RANGE, MODES, PITCH_RANGE};
 use super::powers::RatioPowers;
 use std::sync::{Mutex, OnceLock};
 
@@ -49,8 +51,8 @@ const MAX_LIFT: f64 = 1000.0;
 /// A recorded body ready to play: up to [`MODES`] partials, lowest first.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Recorded {
-    /// Frequency and T60 of the partial with the most energy, the body's pitch and
-    /// decay reference.
+    /// Frequency and T60 of the partial with the most energy, each within its
+    /// control's range: the body's pitch and decay reference.
     pub f_ref: f64,
     pub t60_ref: f64,
     /// Partials kept (at most [`MODES`]).
@@ -79,7 +81,7 @@ impl Recorded {
         if kept.is_empty() {
             return Err("the body has no partial with a positive frequency, T60 and level".into());
         }
-        // Ranked by energy (amplitude² × T60), as the fit ranks them: what a strike's
+        // Ranked by the ring heard after the attack, as the fit ranks them: what a strike's
         // ring carries most of. More than the bank holds are kept by band.
         kept.sort_by(|a, b| energy(b).total_cmp(&energy(a)));
         let kept = keep_by_band(kept, MODES);
@@ -92,8 +94,8 @@ impl Recorded {
             t60: [1.0; MODES],
         };
         let mut out = Self {
-            f_ref: strongest.freq_hz,
-            t60_ref: strongest.t60_s,
+            f_ref: strongest.freq_hz.clamp(PITCH_RANGE.0, PITCH_RANGE.1),
+            t60_ref: strongest.t60_s.clamp(DECAY_RANGE.0, DECAY_RANGE.1),
             count: kept.len(),
             ratio: [1.0; MODES],
             shape: [0.0; MODES],

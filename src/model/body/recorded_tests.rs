@@ -77,7 +77,8 @@ fn a_body_keeps_each_bands_energy() {
             .iter()
             .all(|p| e(p) <= e(&r.partials[0]))
     );
-    assert_eq!(r.f_ref, r.partials[0].freq_hz);
+    // (Its 9 kHz is read at Body pitch's top.)
+    assert_eq!(r.f_ref, r.partials[0].freq_hz.min(PITCH_RANGE.1));
     let band = |f: f64| (3.0 * (f / 1000.0).log2()).round() as i64;
     let band_energy = |ps: &[Partial], b: i64| -> f64 {
         ps.iter()
@@ -114,6 +115,10 @@ fn a_body_keeps_each_bands_energy() {
     let r = Recorded::new(&[partial(100.0, 0.01, 1.0), partial(200.0, 3.0, 0.5)]).unwrap();
     assert_eq!(r.partials[0].freq_hz, 200.0);
     assert_eq!(r.f_ref, 200.0);
+    // A click gone in the strike's first 20 ms (more energy in all, 1.2 against 0.75)
+    // is not the reference: what is heard after it is the ring.
+    let r = Recorded::new(&[partial(3000.0, 0.012, 10.0), partial(500.0, 3.0, 0.5)]).unwrap();
+    assert_eq!(r.f_ref, 500.0);
 }
 
 /// A band of many weak partials keeps its energy in the partials it is left (the
@@ -181,4 +186,39 @@ fn a_registered_body_rings_its_partials() {
     let glass = recorded(0).unwrap();
     assert_eq!(glass.count, WINE_GLASS.len());
     assert_eq!(register(glass), Ok(0));
+}
+
+/// A reference partial outside the Body pitch or Decay range (a glockenspiel's 7 kHz
+/// partial, a 20 s ring) is referred to the range's end, and the modes still ring at
+/// their recorded frequencies and T60s when the controls sit on the reference.
+#[test]
+fn a_reference_out_of_range_is_read_at_its_end() {
+    let r = Recorded::new(&[
+        partial(7228.0, 20.0, 1.0),
+        partial(11016.0, 0.6, 0.5),
+        partial(1050.0, 0.005, 0.9),
+    ])
+    .unwrap();
+    assert_eq!((r.f_ref, r.t60_ref), (PITCH_RANGE.1, DECAY_RANGE.1));
+    let i = register(&r).unwrap();
+    let st = BodySettings {
+        kind: BodyType::Recorded,
+        f1: r.f_ref,
+        t60: r.t60_ref,
+        recording: i,
+        ..Default::default()
+    };
+    let body = ModalBody::new(st, 48_000.0);
+    let f = body.frequencies();
+    for (k, want) in [1050.0, 7228.0, 11016.0].into_iter().enumerate() {
+        assert!((f[k] - want).abs() < 1e-6 * want, "{f:?}");
+    }
+    let by_freq = [0.005, 20.0, 0.6];
+    for (k, want) in by_freq.into_iter().enumerate() {
+        let t60 = st.t60 / r.powers.decay[k];
+        assert!(
+            (t60 - want).abs() < 1e-9 * want,
+            "{k}: {t60} against {want}"
+        );
+    }
 }
