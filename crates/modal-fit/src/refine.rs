@@ -100,14 +100,7 @@ impl Projection {
     fn new(y: &[&[Complex64]], poles: &[Complex64]) -> Option<Self> {
         let (n, k) = (y[0].len(), poles.len());
         let qr = Qr::new(vandermonde(n, poles), n, k);
-        let qhy: Vec<Vec<Complex64>> = y
-            .iter()
-            .map(|c| {
-                let mut b = c.to_vec();
-                qr.apply_qh(&mut b);
-                b
-            })
-            .collect();
+        let qhy = qr.rotate(y);
         let cost: f64 = qhy
             .iter()
             .flat_map(|b| &b[k..])
@@ -168,14 +161,7 @@ pub(crate) fn least_squares(
     eps: f64,
 ) -> Option<DMatrix<Complex64>> {
     let qr = Qr::new(v, n, k);
-    let qhy: Vec<Vec<Complex64>> = y
-        .iter()
-        .map(|c| {
-            let mut b = c.to_vec();
-            qr.apply_qh(&mut b);
-            b
-        })
-        .collect();
+    let qhy = qr.rotate(y);
     let tops: Vec<&[Complex64]> = qhy.iter().map(|b| &b[..k]).collect();
     qr.solve(&tops, eps)
 }
@@ -222,6 +208,17 @@ impl Qr {
             }
         }
         Self { n, k, v: a, r }
+    }
+
+    /// `Qᴴ c` for each channel `c` of `y`.
+    fn rotate(&self, y: &[&[Complex64]]) -> Vec<Vec<Complex64>> {
+        y.iter()
+            .map(|c| {
+                let mut b = c.to_vec();
+                self.apply_qh(&mut b);
+                b
+            })
+            .collect()
     }
 
     /// `b ← Qᴴ b` for a vector of `n` entries.
