@@ -30,6 +30,7 @@ mod synth;
 pub use audio::{Recording, read_audio};
 pub use body::BodyFile;
 pub use error::FitError;
+pub use merge::ATTACK_S;
 
 use serde::{Deserialize, Serialize};
 
@@ -37,7 +38,7 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitOptions {
     /// Keep at most this many modes, the ones with the most ring energy after the
-    /// strike's first 20 ms (`merge::ATTACK_S`).
+    /// strike's first [`ATTACK_S`].
     pub max_modes: usize,
     /// Modes below this frequency are dropped, Hz.
     pub min_freq_hz: f64,

@@ -21,16 +21,7 @@ pub const MAX_T60: f64 = 60.0;
 /// once: of the bands of one set that saw the same mode, the one where it sits most
 /// centrally reports it.
 pub fn screen(mut cands: Vec<Candidate>, fs: f64, opts: &FitOptions) -> Vec<Candidate> {
-    let min_snr = 10f64.powf(opts.min_snr_db / 10.0);
-    let top = opts.max_freq_hz.min(fs / 2.0);
-    cands.retain(|c| {
-        c.alpha > 0.0
-            && c.freq >= opts.min_freq_hz
-            && c.freq <= top
-            && c.t60() >= opts.min_t60_s
-            && c.snr >= min_snr
-            && c.coefs.iter().all(|z| z.is_finite())
-    });
+    cands.retain(|c| c.alpha > 0.0 && c.t60() >= opts.min_t60_s && heard_above_noise(c, fs, opts));
     cands.sort_by(|a, b| a.centrality.total_cmp(&b.centrality));
     let mut kept: Vec<Candidate> = Vec::new();
     for c in cands {
@@ -48,19 +39,22 @@ pub fn screen(mut cands: Vec<Candidate>, fs: f64, opts: &FitOptions) -> Vec<Cand
 /// fundamental rises for 30–50 ms) is a growing pole in the wide bands' 50 ms window,
 /// which `screen` drops; the narrow bands' longer window sees it decay.
 pub fn swelling(cands: &[Candidate], fs: f64, opts: &FitOptions) -> Vec<f64> {
-    let min_snr = 10f64.powf(opts.min_snr_db / 10.0);
-    let top = opts.max_freq_hz.min(fs / 2.0);
     cands
         .iter()
-        .filter(|c| {
-            c.alpha <= 0.0
-                && c.freq >= opts.min_freq_hz
-                && c.freq <= top
-                && c.snr >= min_snr
-                && c.coefs.iter().all(|z| z.is_finite())
-        })
+        .filter(|c| c.alpha <= 0.0 && heard_above_noise(c, fs, opts))
         .map(|c| c.freq)
         .collect()
+}
+
+/// In the analysed range, `opts.min_snr_db` over its band's noise, and finite: what a
+/// candidate must be to be a mode or a narrow band's target.
+fn heard_above_noise(c: &Candidate, fs: f64, opts: &FitOptions) -> bool {
+    let min_snr = 10f64.powf(opts.min_snr_db / 10.0);
+    let top = opts.max_freq_hz.min(fs / 2.0);
+    c.freq >= opts.min_freq_hz
+        && c.freq <= top
+        && c.snr >= min_snr
+        && c.coefs.iter().all(|z| z.is_finite())
 }
 
 /// Two estimates of one mode lie within a fraction of its bandwidth (and 1 Hz) and
@@ -133,7 +127,8 @@ pub fn combine(wide: Vec<Candidate>, narrow: Vec<Candidate>, opts: &FitOptions) 
 }
 
 /// The strike's attack, s: a mode gone within it is the mallet's click, which a body
-/// struck by a modelled contact makes for itself.
+/// struck by a modelled contact makes for itself. The Recorded body ranks partials
+/// by the same.
 pub const ATTACK_S: f64 = 0.02;
 
 /// A mode's ring energy after [`ATTACK_S`] (`∫ |c e^{−αt}|² dt` from there, over the

@@ -13,6 +13,8 @@
 //! partials may outweigh it). A set that already fits is left as it is, so a body made
 //! again from what it kept is the same body.
 
+use modal_fit::ATTACK_S;
+
 /// One partial of a recording, as a body file holds it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Partial {
@@ -33,9 +35,6 @@ const PER_OCTAVE: f64 = 3.0;
 pub(super) fn energy(p: &Partial) -> f64 {
     p.amplitude * p.amplitude * p.t60_s * 10f64.powf(-6.0 * ATTACK_S / p.t60_s)
 }
-
-/// The strike's attack, s: see [`energy`] (the fit's own ranking uses the same).
-pub(super) const ATTACK_S: f64 = 0.02;
 
 fn band(p: &Partial) -> i64 {
     (PER_OCTAVE * (p.freq_hz / 1000.0).log2()).round() as i64
