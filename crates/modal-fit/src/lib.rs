@@ -26,19 +26,21 @@ mod onset;
 mod refine;
 mod select;
 mod synth;
+mod thirds;
 
 pub use audio::{Recording, read_audio};
 pub use body::BodyFile;
 pub use error::FitError;
 pub use merge::ATTACK_S;
+pub use thirds::{band_energies, keep_by_band, third_octave};
 
 use serde::{Deserialize, Serialize};
 
 /// What to look for and how hard.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FitOptions {
-    /// Keep at most this many modes, the ones with the most ring energy after the
-    /// strike's first [`ATTACK_S`].
+    /// Keep at most this many modes: the strongest of each third-octave band, then the
+    /// others with the most ring energy after the strike's first [`ATTACK_S`].
     pub max_modes: usize,
     /// Modes below this frequency are dropped, Hz.
     pub min_freq_hz: f64,

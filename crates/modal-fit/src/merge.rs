@@ -6,6 +6,7 @@ use std::f64::consts::{LN_10, PI};
 
 use crate::FitOptions;
 use crate::select::{Candidate, Level};
+use crate::thirds::{keep_by_band, third_octave};
 
 /// T60 from which the narrow bands measure a mode better than the wide ones, s: the
 /// wide bands' 50 ms window spans a tenth of such a decay's time constant.
@@ -85,8 +86,8 @@ pub fn narrow_targets(
 }
 
 /// The final modes: fast ones from the wide bands, slow ones from the narrow bands
-/// (falling back on the wide estimate where the narrow bands found nothing near), the
-/// `max_modes` with the most energy, by increasing frequency.
+/// (falling back on the wide estimate where the narrow bands found nothing near), at
+/// most `max_modes` of them kept band by band ([`by_band`]), by increasing frequency.
 ///
 /// The energy of the ring after the strike's first [`ATTACK_S`] ranks (see [`heard`]),
 /// rather than the initial amplitude, so that a brief loud click loses to a quieter
@@ -121,9 +122,27 @@ pub fn combine(wide: Vec<Candidate>, narrow: Vec<Candidate>, opts: &FitOptions) 
     let floor = loudest * 10f64.powf(opts.min_level_db / 20.0);
     out.retain(|c| c.amplitude() >= floor);
     out.sort_by(|a, b| heard(b).total_cmp(&heard(a)));
-    out.truncate(opts.max_modes);
+    let mut out = by_band(out, opts.max_modes);
     out.sort_by(|a, b| a.freq.total_cmp(&b.freq));
     out
+}
+
+/// At most `most` of `modes` (sorted by [`heard`], most first), kept band by band
+/// ([`keep_by_band`]). Kept by energy alone, a recording whose loudest octave holds
+/// dozens of partials (a timpani's, a bell's) filled the slots there, and the upper
+/// bands a body needs for the recording's brightness were never reported.
+fn by_band(modes: Vec<Candidate>, most: usize) -> Vec<Candidate> {
+    if modes.len() <= most {
+        return modes;
+    }
+    let band: Vec<i64> = modes.iter().map(|c| third_octave(c.freq)).collect();
+    let energy: Vec<f64> = modes.iter().map(heard).collect();
+    let keep = keep_by_band(&band, &energy, most);
+    modes
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(c, k)| k.then_some(c))
+        .collect()
 }
 
 /// The strike's attack, s: a mode gone within it is the mallet's click, which a body

@@ -80,3 +80,34 @@ fn no_mode_outlasts_the_longest_t60_and_a_growing_one_is_a_target() {
     let found = swelling(&[growing, quiet, held, ring], 48_000.0, &opts);
     assert_eq!(found, vec![370.0]);
 }
+
+/// Past `max_modes`, each third-octave band keeps its strongest mode before a band
+/// with more energy keeps its second: a timpani's dozens of low partials no longer
+/// take every slot from its quieter upper bands. The bands' own order is by energy,
+/// so a slot short drops the quietest band.
+#[test]
+fn too_many_modes_are_kept_band_by_band() {
+    // Six partials in the 125 Hz band, far louder than one at 2 kHz and one at 8 kHz.
+    let mut modes: Vec<Candidate> = (0..6)
+        .map(|i| cand(120.0 + 2.0 * f64::from(i), 3.0, Complex64::new(1.0, 0.0)))
+        .collect();
+    modes.push(cand(2000.0, 3.0, Complex64::new(0.01, 0.0)));
+    modes.push(cand(8000.0, 3.0, Complex64::new(0.003, 0.0)));
+    let opts = FitOptions {
+        max_modes: 4,
+        ..FitOptions::default()
+    };
+    let out = combine(modes.clone(), Vec::new(), &opts);
+    let freqs: Vec<f64> = out.iter().map(|c| c.freq).collect();
+    assert_eq!(freqs, vec![120.0, 122.0, 2000.0, 8000.0]);
+    let two = combine(
+        modes,
+        Vec::new(),
+        &FitOptions {
+            max_modes: 2,
+            ..opts
+        },
+    );
+    let freqs: Vec<f64> = two.iter().map(|c| c.freq).collect();
+    assert_eq!(freqs, vec![120.0, 2000.0]);
+}

@@ -13,7 +13,7 @@
 //! partials may outweigh it). A set that already fits is left as it is, so a body made
 //! again from what it kept is the same body.
 
-use modal_fit::ATTACK_S;
+use modal_fit::{ATTACK_S, band_energies, third_octave};
 
 /// One partial of a recording, as a body file holds it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -23,9 +23,6 @@ pub struct Partial {
     /// Linear amplitude (any scale: only the ratios between partials count).
     pub amplitude: f64,
 }
-
-/// Third-octave bands: the band of a frequency is `round(3 log₂(f / 1 kHz))`.
-const PER_OCTAVE: f64 = 3.0;
 
 /// The ring energy a partial carries after the strike's first [`ATTACK_S`]
 /// (amplitude² × T60, times what is left of it by then): what the fit ranks partials
@@ -37,7 +34,7 @@ pub(super) fn energy(p: &Partial) -> f64 {
 }
 
 fn band(p: &Partial) -> i64 {
-    (PER_OCTAVE * (p.freq_hz / 1000.0).log2()).round() as i64
+    third_octave(p.freq_hz)
 }
 
 /// At most `most` of `partials` (sorted by [`energy`], most first; finite and
@@ -47,35 +44,10 @@ pub(super) fn keep_by_band(partials: Vec<Partial>, most: usize) -> Vec<Partial> 
         return partials;
     }
     let of: Vec<i64> = partials.iter().map(band).collect();
-    // Each band's energy, loudest first (ties by band, so the order is the input's alone).
-    let mut bands: Vec<(i64, f64)> = Vec::new();
-    for (p, &b) in partials.iter().zip(&of) {
-        match bands.iter_mut().find(|e| e.0 == b) {
-            Some(e) => e.1 += energy(p),
-            None => bands.push((b, energy(p))),
-        }
-    }
-    bands.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    let mut keep = vec![false; partials.len()];
-    // The reference first, then the strongest partial of each band, loudest bands first,
-    // then the strongest partials still out.
-    keep[0] = true;
-    let mut count = 1;
-    for &(b, _) in &bands {
-        if count == most {
-            break;
-        }
-        let i = of.iter().position(|&o| o == b).unwrap_or(0);
-        count += usize::from(!keep[i]);
-        keep[i] = true;
-    }
-    for k in keep.iter_mut() {
-        if count == most {
-            break;
-        }
-        count += usize::from(!*k);
-        *k = true;
-    }
+    let energies: Vec<f64> = partials.iter().map(energy).collect();
+    let keep = modal_fit::keep_by_band(&of, &energies, most);
+    // Each band's energy, carried by what it keeps.
+    let bands = band_energies(&of, &energies);
     let mut kept: Vec<Partial> = Vec::with_capacity(most);
     for &(b, e_band) in &bands {
         let in_band: Vec<usize> = (0..partials.len())
