@@ -32,6 +32,14 @@ def host_params(plugin):
     return {q.name: HostParam(plugin, q.name) for q in plugin._parameters}
 
 
+
+def set_preset_values(by_name, preset):
+    """Sets each of a preset's host values (`rebound presets --json`'s "host" list) on
+    the parameters `by_name` (from `host_params`) that the plugin has."""
+    for h in preset["host"]:
+        if h["name"] in by_name:
+            by_name[h["name"]].raw_value = h["normalized"]
+
 # ITU-R BS.1770-4's K-weighting at 48 kHz: the pre-filter (a high shelf) and the RLB
 # high-pass, as biquads (b, a).
 K_SHELF = ([1.53512485958697, -2.69169618940638, 1.19839281085285],

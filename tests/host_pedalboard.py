@@ -20,7 +20,7 @@ import mido
 import numpy as np
 import pedalboard
 
-from host_measures import host_params, momentary_max, true_peak_db
+from host_measures import host_params, momentary_max, set_preset_values, true_peak_db
 
 BUNDLE = os.environ.get("REBOUND_VST3", "target/bundled/Rebound.vst3")
 FS = 48000
@@ -117,9 +117,7 @@ def preset_tests():
     for preset in presets:
         missing = [h["name"] for h in preset["host"] if h["name"] not in by_name]
         check(not missing, f"{preset['name']}: every preset parameter is a host parameter {missing}")
-        for h in preset["host"]:
-            if h["name"] in by_name:
-                by_name[h["name"]].raw_value = h["normalized"]
+        set_preset_values(by_name, preset)
         ya = render(a, t=0.0, dur=0.5)
         state = a.raw_state
         b.raw_state = state
@@ -169,9 +167,7 @@ def measure_tests(m, cli):
     width = by_name["Width"]
     for preset in presets:
         name = preset["name"]
-        for h in preset["host"]:
-            if h["name"] in by_name:
-                by_name[h["name"]].raw_value = h["normalized"]
+        set_preset_values(by_name, preset)
         render(m, t=0.0, dur=0.1)  # the body settings' glide from the last preset
         # Held through the render, as the CLI measures it: a roll's or crumple's
         # loudness is that of its loudest 400 ms while the key is down, and a roll
@@ -249,8 +245,7 @@ def editor_tests(default_png, presets_json, shots):
     with open(presets_json) as f:
         preset = next(x for x in json.load(f) if x["name"] == "Steel ball on a plate")
     by_name = host_params(p)
-    for h in preset["host"]:
-        by_name[h["name"]].raw_value = h["normalized"]
+    set_preset_values(by_name, preset)
     p([mido.Message("note_on", note=60, velocity=100, time=0.0)], duration=6.0,
       sample_rate=FS, num_channels=2)
     for view, out in shots:

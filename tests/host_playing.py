@@ -14,7 +14,8 @@ import subprocess
 import mido
 import numpy as np
 
-from host_measures import FS, centroid, host_params, momentary_max, onsets, ratio_spread, true_peak_db
+from host_measures import (FS, centroid, host_params, momentary_max, onsets, ratio_spread,
+                           set_preset_values, true_peak_db)
 
 
 def play(m, keys, vel, dur):
@@ -65,9 +66,7 @@ def velocity(m, row, check):
 
 
 def set_preset(m, preset, by_name):
-    for h in preset["host"]:
-        if h["name"] in by_name:
-            by_name[h["name"]].raw_value = h["normalized"]
+    set_preset_values(by_name, preset)
     m([], duration=0.1, sample_rate=FS, num_channels=2, buffer_size=512)  # the glide
 
 
