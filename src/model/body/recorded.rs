@@ -204,13 +204,7 @@ fn pulse_table() -> Vec<(f64, f64)> {
         .map(|i| {
             // The pulse lasts `n` steps: ν cycles over it is ν/n a step.
             let w = 2.0 * std::f64::consts::PI * i as f64 * NU_STEP / n;
-            let (mut re, mut im) = (0.0, 0.0);
-            for (j, f) in force.iter().enumerate() {
-                let (s, c) = (w * j as f64).sin_cos();
-                re += f * c;
-                im -= f * s;
-            }
-            (re * re + im * im).sqrt() / dc
+            spectrum_at(&force, w).sqrt() / dc
         })
         .collect();
     let mut env = mag.clone();
@@ -218,6 +212,27 @@ fn pulse_table() -> Vec<(f64, f64)> {
         env[i] = env[i].max(env[i + 1]);
     }
     mag.into_iter().zip(env).collect()
+}
+
+/// Steps between exact phases in [`spectrum_at`].
+const ANCHOR: usize = 64;
+
+/// `|Σ_j f_j e^{−i w j}|²`. The phase turns by a fixed rotation from one sample to the
+/// next, taken exactly (`sin_cos`) every [`ANCHOR`] samples: the 4001 × 3000 terms of
+/// the table cost a `sin_cos` each when every phase was taken exactly, 0.2 s at every
+/// start of the plugin or the CLI, where this takes about a tenth (equal to 1e-13).
+fn spectrum_at(force: &[f64], w: f64) -> f64 {
+    let (step_s, step_c) = w.sin_cos();
+    let (mut re, mut im) = (0.0, 0.0);
+    for (b, block) in force.chunks(ANCHOR).enumerate() {
+        let (mut s, mut c) = (w * (b * ANCHOR) as f64).sin_cos();
+        for f in block {
+            re += f * c;
+            im -= f * s;
+            (c, s) = (c * step_c - s * step_s, s * step_c + c * step_s);
+        }
+    }
+    re * re + im * im
 }
 
 /// The body Recorded plays when none is loaded: a tapped wine glass, the partials
