@@ -20,7 +20,7 @@ pub struct FitArgs {
                       "any writable path", "none (only print)"))]
     out: Option<PathBuf>,
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256),
-          help = spec("Keep at most N modes, those with the most ring energy after the strike's first 20 ms (amplitude² × T60 × what is left by then)",
+          help = spec("Keep at most N modes: the strongest of each third-octave band, then the strongest left, by their ring energy after the strike's first 20 ms (amplitude² × T60 × what is left by then)",
                       "modes", "1 to 256, whole", "32"))]
     modes: Option<u16>,
     #[arg(long, help = flag("Print the body file's JSON instead of a table"))]
