@@ -9,8 +9,9 @@
 //! 4. measure the slow modes again in narrow bands, where a window spans more of their
 //!    decay (`merge`);
 //! 5. map the poles back to the full rate, keep each from the band where it sits most
-//!    centrally, drop growing, too short or noise-level ones and keep the strongest
-//!    (`select`, `merge`); measure what the modes leave unexplained (`synth`).
+//!    centrally, drop growing, too short or noise-level ones and keep the strongest,
+//!    band by band (`select`, `merge`, `thirds`); measure what the modes leave
+//!    unexplained (`synth`).
 //!
 //! Conventions: a mode is `amplitude · e^{−t·ln(1000)/t60_s} · cos(2π·freq_hz·t + phase)`
 //! with `t` in seconds from the onset; T60 is the time to fall 60 dB; `level_db` is
