@@ -32,13 +32,16 @@ def host_params(plugin):
     return {q.name: HostParam(plugin, q.name) for q in plugin._parameters}
 
 
-
-def set_preset_values(by_name, preset):
+def set_preset_values(by_name, preset, missing_ok=True):
     """Sets each of a preset's host values (`rebound presets --json`'s "host" list) on
-    the parameters `by_name` (from `host_params`) that the plugin has."""
+    the parameters `by_name` (from `host_params`). With `missing_ok` a value the plugin
+    has no parameter for is passed over (the caller checks for those itself);
+    without, it raises KeyError."""
     for h in preset["host"]:
-        if h["name"] in by_name:
-            by_name[h["name"]].raw_value = h["normalized"]
+        if missing_ok and h["name"] not in by_name:
+            continue
+        by_name[h["name"]].raw_value = h["normalized"]
+
 
 # ITU-R BS.1770-4's K-weighting at 48 kHz: the pre-filter (a high shelf) and the RLB
 # high-pass, as biquads (b, a).

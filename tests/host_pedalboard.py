@@ -245,7 +245,7 @@ def editor_tests(default_png, presets_json, shots):
     with open(presets_json) as f:
         preset = next(x for x in json.load(f) if x["name"] == "Steel ball on a plate")
     by_name = host_params(p)
-    set_preset_values(by_name, preset)
+    set_preset_values(by_name, preset, missing_ok=False)
     p([mido.Message("note_on", note=60, velocity=100, time=0.0)], duration=6.0,
       sample_rate=FS, num_channels=2)
     for view, out in shots:

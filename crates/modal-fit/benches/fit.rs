@@ -27,8 +27,8 @@ fn recording() -> Recording {
     let n = (2.0 * FS) as usize;
     let mut state = 0x9E37_79B9_7F4A_7C15u64;
     let mut noise = || {
-        // Two uniforms a draw (xorshift64), summed: noise of the level asked, not
-        // Gaussian, which the fit does not care for.
+        // Uniform (xorshift64), not Gaussian, which the fit does not need: an RMS of
+        // 0.49e-3, 60 dB under the loudest partial's 0.5.
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
